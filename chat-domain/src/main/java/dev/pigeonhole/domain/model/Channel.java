@@ -1,0 +1,39 @@
+package dev.pigeonhole.domain.model;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * A named stream of live events. The domain names two kinds: one per chat and one for presence.
+ * How a name becomes a Redis channel (prefix, hash tag) is the adapter's business.
+ */
+public record Channel(String name) implements Topic {
+
+    private static final String CHAT_PREFIX = "chat:";
+    private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    public static final Channel PRESENCE = new Channel("presence");
+
+    public Channel {
+        if (name == null || !ALLOWED.matcher(name).matches()) {
+            throw new InvalidIdException("channel name '" + name
+                    + "' is not valid: use 1 to 128 characters from A-Z, a-z, 0-9, '.', '_', ':' and '-'");
+        }
+    }
+
+    public static Channel ofChat(ChatId chat) {
+        return new Channel(CHAT_PREFIX + chat.value());
+    }
+
+    /** The chat this channel carries, if it is a chat channel. */
+    public Optional<ChatId> chat() {
+        return name.startsWith(CHAT_PREFIX)
+                ? Optional.of(ChatId.of(name.substring(CHAT_PREFIX.length())))
+                : Optional.empty();
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

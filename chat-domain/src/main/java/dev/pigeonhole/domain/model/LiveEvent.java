@@ -1,0 +1,24 @@
+package dev.pigeonhole.domain.model;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/** Something worth pushing to connected clients right away. Pull stays the source of truth. */
+public sealed interface LiveEvent {
+
+    /** A message was accepted into a chat. */
+    record MessagePosted(ChatId chat, Message message) implements LiveEvent {
+        public MessagePosted {
+            Objects.requireNonNull(chat, "chat");
+            Objects.requireNonNull(message, "message");
+        }
+    }
+
+    /** A user came online or went offline. */
+    record PresenceChanged(UserId user, boolean online, Instant at) implements LiveEvent {
+        public PresenceChanged {
+            Objects.requireNonNull(user, "user");
+            Objects.requireNonNull(at, "at");
+        }
+    }
+}

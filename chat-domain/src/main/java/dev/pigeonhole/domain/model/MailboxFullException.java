@@ -1,0 +1,22 @@
+package dev.pigeonhole.domain.model;
+
+/** A mailbox holds {@link Limits#mailboxCapacity()} messages and its owner has not taken any. */
+public final class MailboxFullException extends DomainException {
+
+    private final UserId owner;
+    private final int capacity;
+
+    public MailboxFullException(UserId owner, int capacity) {
+        super("the mailbox of " + owner + " is full (" + capacity + " messages): try again after they read it");
+        this.owner = owner;
+        this.capacity = capacity;
+    }
+
+    public UserId owner() {
+        return owner;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.pigeonhole.domain.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one member has not acknowledged yet in one chat.
+ *
+ * @param messages         the messages above the member's cursor, oldest first (possibly capped;
+ *                         {@code unread} is always the full count)
+ * @param unread           how many messages were sent after the member's cursor
+ * @param gap              true when retention dropped messages this member never acknowledged
+ * @param firstAvailableId the oldest id the chat still holds; with a gap, what the member missed
+ *                         runs from its cursor + 1 to here - 1
+ */
+public record PendingChat(ChatId chat, List<Message> messages, long unread, boolean gap, long firstAvailableId) {
+
+    public PendingChat {
+        Objects.requireNonNull(chat, "chat");
+        messages = List.copyOf(messages);
+        if (unread < messages.size()) {
+            throw new IllegalArgumentException("unread " + unread + " is less than the " + messages.size()
+                    + " messages returned");
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.pigeonhole.domain.port.in;
+
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.CreatedChat;
+import dev.pigeonhole.domain.model.MessageText;
+import dev.pigeonhole.domain.model.UserId;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Opens a group chat with its first message (Redis in Action's {@code create_chat}). */
+public interface CreateChat {
+
+    CreatedChat create(Command command);
+
+    /**
+     * @param creator the user opening the chat; always a member, and the first message's sender
+     * @param others  who else is in it (the creator may be listed too; duplicates collapse)
+     * @param chat    the id to use, or empty to have the store assign one
+     */
+    record Command(UserId creator, Set<UserId> others, Optional<ChatId> chat, String firstMessage) {
+
+        public Command {
+            Objects.requireNonNull(creator, "creator");
+            Objects.requireNonNull(others, "others");
+            Objects.requireNonNull(chat, "chat");
+            others = Set.copyOf(others);
+            MessageText.check(firstMessage);
+        }
+
+        /** Creator and others, as one sorted set. */
+        public Set<UserId> members() {
+            Set<UserId> members = new TreeSet<>(others);
+            members.add(creator);
+            return members;
+        }
+    }
+}

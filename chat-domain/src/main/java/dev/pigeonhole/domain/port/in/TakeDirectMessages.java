@@ -1,0 +1,26 @@
+package dev.pigeonhole.domain.port.in;
+
+import dev.pigeonhole.domain.model.DirectMessage;
+import dev.pigeonhole.domain.model.InvalidInputException;
+import dev.pigeonhole.domain.model.UserId;
+
+import java.util.List;
+import java.util.Objects;
+
+/** The owner removes the oldest messages from its mailbox. */
+public interface TakeDirectMessages {
+
+    List<DirectMessage> take(Command command);
+
+    record Command(UserId owner, int max) {
+
+        public static final int MAX = 1_000;
+
+        public Command {
+            Objects.requireNonNull(owner, "owner");
+            if (max < 1 || max > MAX) {
+                throw new InvalidInputException("max must be between 1 and " + MAX + ", not " + max);
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package dev.pigeonhole.domain.port.out;
+
+import dev.pigeonhole.domain.model.UserId;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Who was last seen when: a sorted set of user and last-seen time. The registry records facts;
+ * what "online" means (the window) is the domain's rule, applied in the presence service.
+ */
+public interface PresenceRegistry {
+
+    /**
+     * Records a sighting. Last-seen never moves backwards: a sighting older than the one stored
+     * changes nothing.
+     *
+     * @return when the user was last seen before this sighting, or empty if never (or pruned)
+     */
+    Optional<Instant> touch(UserId user, Instant at);
+
+    /** Users last seen at or after {@code since}. */
+    Set<UserId> seenSince(Instant since);
+
+    /** Forgets users last seen before {@code before} and returns them. */
+    List<UserId> prune(Instant before);
+}

@@ -1,0 +1,94 @@
+package dev.pigeonhole.domain.service;
+
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.ChatSummary;
+import dev.pigeonhole.domain.model.CreatedChat;
+import dev.pigeonhole.domain.model.InvalidInputException;
+import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.MessagePage;
+import dev.pigeonhole.domain.model.MessageText;
+import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.CreateChat;
+import dev.pigeonhole.domain.port.in.FetchPending;
+import dev.pigeonhole.domain.port.in.JoinChat;
+import dev.pigeonhole.domain.port.in.LeaveChat;
+import dev.pigeonhole.domain.port.in.ListChats;
+import dev.pigeonhole.domain.port.in.ReadMessages;
+import dev.pigeonhole.domain.port.in.SendMessage;
+import dev.pigeonhole.domain.port.out.Chats;
+
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The group chat use cases. Thin on purpose: the atomic work (ids, cursors, trimming) has to
+ * happen inside the store in one step, so this service checks what configuration decides
+ * (limits), reads the clock, and hands over to {@link Chats}.
+ */
+public final class ChatService implements CreateChat, SendMessage, FetchPending, AcknowledgeMessages,
+        ReadMessages, JoinChat, LeaveChat, ListChats {
+
+    private final Chats chats;
+    private final Limits limits;
+    private final InstantSource clock;
+
+    public ChatService(Chats chats, Limits limits, InstantSource clock) {
+        this.chats = Objects.requireNonNull(chats, "chats");
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public CreatedChat create(CreateChat.Command command) {
+        MessageText.check(command.firstMessage(), limits);
+        Set<UserId> members = command.members();
+        if (members.size() > limits.maxMembers()) {
+            throw new InvalidInputException("a chat may have at most " + limits.maxMembers()
+                    + " members; this one would have " + members.size());
+        }
+        ChatId chat = command.chat().orElseGet(chats::newChatId);
+        Message first = chats.open(chat, command.creator(), members, command.firstMessage(), clock.instant());
+        return new CreatedChat(chat, first);
+    }
+
+    @Override
+    public Message send(SendMessage.Command command) {
+        MessageText.check(command.text(), limits);
+        return chats.send(command.chat(), command.sender(), command.text(), clock.instant());
+    }
+
+    @Override
+    public List<PendingChat> pending(FetchPending.Query query) {
+        return chats.pending(query.user(), query.perChatLimit());
+    }
+
+    @Override
+    public void acknowledge(AcknowledgeMessages.Command command) {
+        chats.acknowledge(command.user(), command.chat(), command.upTo());
+    }
+
+    @Override
+    public MessagePage messagesAfter(ReadMessages.Query query) {
+        return chats.messagesAfter(query.reader(), query.chat(), query.after(), query.limit());
+    }
+
+    @Override
+    public void join(JoinChat.Command command) {
+        chats.join(command.chat(), command.user());
+    }
+
+    @Override
+    public void leave(LeaveChat.Command command) {
+        chats.leave(command.chat(), command.user());
+    }
+
+    @Override
+    public List<ChatSummary> chatsOf(UserId user) {
+        return chats.chatsOf(Objects.requireNonNull(user, "user"));
+    }
+}

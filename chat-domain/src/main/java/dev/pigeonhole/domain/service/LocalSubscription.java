@@ -1,0 +1,123 @@
+package dev.pigeonhole.domain.service;
+
+import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.LiveSignal;
+import dev.pigeonhole.domain.model.LiveSignal.CloseReason;
+import dev.pigeonhole.domain.model.Topic;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+
+/**
+ * One local subscriber of a {@link SubscriptionMultiplexer}: its topics and its bounded queue.
+ * The multiplexer's delivery thread fills the queue; the subscriber's own thread drains it.
+ */
+public final class LocalSubscription implements AutoCloseable {
+
+    private final SubscriptionMultiplexer multiplexer;
+    private final BlockingQueue<LiveSignal> queue;
+    private final Predicate<LiveEvent> filter;
+    private final Set<Topic> topics = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<LiveSignal.Closed> closed = new AtomicReference<>();
+
+    LocalSubscription(SubscriptionMultiplexer multiplexer, int capacity, Predicate<LiveEvent> filter) {
+        this.multiplexer = multiplexer;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.filter = Objects.requireNonNull(filter, "filter");
+    }
+
+    /** Adds a topic; subscribed upstream before this returns. */
+    public void add(Topic topic) {
+        Objects.requireNonNull(topic, "topic");
+        if (!isOpen() || !topics.add(topic)) {
+            return;
+        }
+        try {
+            multiplexer.attach(this, topic);
+        } catch (RuntimeException e) {
+            topics.remove(topic);
+            throw e;
+        }
+        if (!isOpen()) {
+            // Closed while attaching: the close already detached what it saw, so undo this one.
+            multiplexer.detach(this, topic);
+        }
+    }
+
+    public void remove(Topic topic) {
+        if (topics.remove(topic)) {
+            multiplexer.detach(this, topic);
+        }
+    }
+
+    public Set<Topic> topics() {
+        return Set.copyOf(topics);
+    }
+
+    /**
+     * The next signal, waiting up to {@code timeout}. Once closed, always the {@link LiveSignal.Closed}
+     * signal: whatever was still queued is dropped, since the subscriber resyncs by pulling anyway.
+     */
+    public Optional<LiveSignal> next(Duration timeout) throws InterruptedException {
+        LiveSignal.Closed end = closed.get();
+        if (end != null) {
+            return Optional.of(end);
+        }
+        LiveSignal signal = queue.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        end = closed.get();
+        return end != null ? Optional.of(end) : Optional.ofNullable(signal);
+    }
+
+    public boolean isOpen() {
+        return closed.get() == null;
+    }
+
+    /** Why it ended, if it has. */
+    public Optional<CloseReason> closeReason() {
+        return Optional.ofNullable(closed.get()).map(LiveSignal.Closed::reason);
+    }
+
+    @Override
+    public void close() {
+        if (end(CloseReason.UNSUBSCRIBED)) {
+            detachAll();
+        }
+    }
+
+    /** Called on the delivery thread: never blocks. {@code event} is null for a resync. */
+    void offer(LiveSignal signal, LiveEvent event) {
+        if (!isOpen() || (event != null && !filter.test(event))) {
+            return;
+        }
+        if (!queue.offer(signal) && end(CloseReason.SLOW)) {
+            // Detaching may call the store; the delivery thread must not wait for that.
+            Thread.ofVirtual().name("detach-slow-subscriber").start(this::detachAll);
+        }
+    }
+
+    /** Marks the end once; wakes a waiting {@link #next} by putting the end in the queue. */
+    boolean end(CloseReason reason) {
+        LiveSignal.Closed end = new LiveSignal.Closed(reason);
+        if (!closed.compareAndSet(null, end)) {
+            return false;
+        }
+        queue.clear();
+        queue.offer(end);
+        return true;
+    }
+
+    private void detachAll() {
+        for (Topic topic : topics) {
+            remove(topic);
+        }
+        multiplexer.forget(this);
+    }
+}

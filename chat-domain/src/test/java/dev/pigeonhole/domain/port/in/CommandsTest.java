@@ -1,0 +1,59 @@
+package dev.pigeonhole.domain.port.in;
+
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.InvalidInputException;
+import dev.pigeonhole.domain.model.UserId;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CommandsTest {
+
+    private static final UserId ALICE = UserId.of("alice");
+    private static final UserId BOB = UserId.of("bob");
+    private static final ChatId CHAT = ChatId.of("827");
+
+    @Test
+    void create_chat_counts_the_creator_once_as_a_member() {
+        var command = new CreateChat.Command(ALICE, Set.of(BOB, ALICE), Optional.empty(), "hi");
+
+        assertThat(command.members()).containsExactly(ALICE, BOB);
+    }
+
+    @Test
+    void a_blank_message_is_refused_before_it_reaches_a_service() {
+        assertThatThrownBy(() -> new SendMessage.Command(CHAT, ALICE, "  ")).isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> new DeliverDirectMessage.Command(ALICE, BOB, ""))
+                .isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> new CreateChat.Command(ALICE, Set.of(), Optional.empty(), null))
+                .isInstanceOf(InvalidInputException.class);
+    }
+
+    @Test
+    void counts_and_positions_are_checked_with_their_bounds_in_the_message() {
+        assertThatThrownBy(() -> new AcknowledgeMessages.Command(ALICE, CHAT, -1))
+                .hasMessage("upTo must be 0 or more, not -1");
+        assertThatThrownBy(() -> new ReadMessages.Query(ALICE, CHAT, 0, 0))
+                .hasMessage("limit must be between 1 and 1000, not 0");
+        assertThatThrownBy(() -> new TakeDirectMessages.Command(ALICE, 1_001))
+                .hasMessage("max must be between 1 and 1000, not 1001");
+        assertThatThrownBy(() -> new FetchPending.Query(ALICE, 0)).isInstanceOf(InvalidInputException.class);
+    }
+
+    @Test
+    void the_online_window_must_be_positive_and_at_most_a_day() {
+        assertThat(new ListOnlineUsers.Query(Duration.ofMinutes(15)).within()).isEqualTo(Duration.ofMinutes(15));
+        assertThatThrownBy(() -> new ListOnlineUsers.Query(Duration.ZERO)).isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> new ListOnlineUsers.Query(Duration.ofDays(2))).isInstanceOf(InvalidInputException.class);
+    }
+
+    @Test
+    void pending_defaults_to_a_thousand_messages_per_chat() {
+        assertThat(new FetchPending.Query(ALICE).perChatLimit()).isEqualTo(1_000);
+    }
+}
