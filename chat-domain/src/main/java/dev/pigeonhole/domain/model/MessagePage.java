@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param messages         oldest first
  * @param gap              true when messages right after the requested id are no longer kept
- * @param firstAvailableId the oldest id the chat still holds
+ * @param firstAvailableId the oldest id the chat still holds, or lastId + 1 if it holds none
  * @param lastId           the newest id the chat has assigned
  */
 public record MessagePage(List<Message> messages, boolean gap, long firstAvailableId, long lastId) {

@@ -10,8 +10,8 @@ import java.util.Objects;
  *                         {@code unread} is always the full count)
  * @param unread           how many messages were sent after the member's cursor
  * @param gap              true when retention dropped messages this member never acknowledged
- * @param firstAvailableId the oldest id the chat still holds; with a gap, what the member missed
- *                         runs from its cursor + 1 to here - 1
+ * @param firstAvailableId the oldest id the chat still holds (lastId + 1 if none); with a gap,
+ *                         what the member missed runs from its cursor + 1 to here - 1
  */
 public record PendingChat(ChatId chat, List<Message> messages, long unread, boolean gap, long firstAvailableId) {
 

@@ -1,5 +1,6 @@
 package dev.pigeonhole.domain.service;
 
+import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.CreatedChat;
@@ -33,6 +34,8 @@ import java.util.Set;
 public final class ChatService implements CreateChat, SendMessage, FetchPending, AcknowledgeMessages,
         ReadMessages, JoinChat, LeaveChat, ListChats {
 
+    private static final int GENERATED_ID_ATTEMPTS = 5;
+
     private final Chats chats;
     private final Limits limits;
     private final InstantSource clock;
@@ -51,7 +54,23 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
             throw new InvalidInputException("a chat may have at most " + limits.maxMembers()
                     + " members; this one would have " + members.size());
         }
-        ChatId chat = command.chat().orElseGet(chats::newChatId);
+        if (command.chat().isPresent()) {
+            return open(command.chat().get(), command, members);
+        }
+        // A generated id can be claimed by someone choosing the same id before we open it:
+        // then draw another. Each clash needs a concurrent creator, so a few tries always do.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return open(chats.newChatId(), command, members);
+            } catch (ChatAlreadyExistsException clash) {
+                if (attempt == GENERATED_ID_ATTEMPTS) {
+                    throw clash;
+                }
+            }
+        }
+    }
+
+    private CreatedChat open(ChatId chat, CreateChat.Command command, Set<UserId> members) {
         Message first = chats.open(chat, command.creator(), members, command.firstMessage(), clock.instant());
         return new CreatedChat(chat, first);
     }

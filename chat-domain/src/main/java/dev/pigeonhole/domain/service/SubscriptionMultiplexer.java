@@ -79,10 +79,21 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
         return subscriptions.size();
     }
 
-    /** Ends every subscription with {@link CloseReason#SHUTDOWN} and closes the upstream connection. */
+    /**
+     * Ends every subscription with {@link CloseReason#SHUTDOWN} and closes the upstream
+     * connection. Closing twice is harmless.
+     */
     @Override
     public void close() {
-        closed = true;
+        topicChanges.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        } finally {
+            topicChanges.unlock();
+        }
         subscriptions.forEach(subscription -> subscription.end(CloseReason.SHUTDOWN));
         subscriptions.clear();
         subscribersByTopic.clear();

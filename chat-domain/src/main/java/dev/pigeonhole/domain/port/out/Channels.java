@@ -33,10 +33,17 @@ public interface Channels {
          */
         void subscribe(Topic topic);
 
-        /** Stops delivering the topic's events; unsubscribing an unknown topic is harmless. */
+        /**
+         * Stops delivering the topic's events. Returns once the store has confirmed it, so nothing
+         * published afterwards arrives; unsubscribing an unknown topic is harmless.
+         */
         void unsubscribe(Topic topic);
 
-        /** Drops every subscription. No callback follows. */
+        /**
+         * Drops every subscription; closing twice is harmless. No callback runs after this
+         * returns, so it may wait for one in progress: never call it while holding a lock the
+         * receiver takes.
+         */
         @Override
         void close();
     }

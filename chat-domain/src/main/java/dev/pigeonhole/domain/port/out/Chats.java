@@ -20,26 +20,39 @@ import java.util.Set;
 
 /**
  * Group chats: members, their cursors and the messages (Redis in Action 6.5.2, with its races
- * fixed). Every method is atomic on its own; {@code ChatsContract} in chat-port-tck checks each
- * promise below against every implementation.
+ * fixed). Every method is atomic on its own. The contracts in chat-port-tck
+ * ({@code ChatMessagesContract}, {@code ChatMembershipContract}, {@code ChatRacesContract},
+ * {@code ChatsModelContract}) check each promise below against every implementation.
  *
  * <p>A member's <em>cursor</em> is the highest message id it has acknowledged. Ids are 1, 2, 3…
  * per chat with no gaps, so "unread" is simply {@code lastId - cursor}.
  *
- * <p>Any method may throw {@link dev.pigeonhole.domain.model.StoreUnavailableException}.
+ * <p>Callers pass arguments the {@code port.in} commands have already checked (ids are valid
+ * values, counts positive); an adapter may reject anything else with
+ * {@link InvalidInputException}. Any method may throw
+ * {@link dev.pigeonhole.domain.model.StoreUnavailableException}.
+ *
+ * <p>"First available id" means the oldest id the chat still holds, or {@code lastId + 1} when it
+ * holds none (everything was acknowledged by every member, or trimmed by retention).
  */
 public interface Chats {
 
-    /** A chat id never handed out before by this store. */
+    /**
+     * A chat id from the store's counter, never handed out by it before and not taken by an
+     * existing chat. A creator may still claim it with a chosen id before it is opened, in which
+     * case {@link #open} says so and the caller asks again.
+     */
     ChatId newChatId();
 
     /**
-     * Opens a chat with {@code members} (the creator among them) and sends its first message,
-     * in one step, so no one ever sees a chat without it. Every member starts at cursor 0; the
-     * creator then moves to 1 as any sender does.
+     * Opens a chat with {@code members} (the creator is added if missing) and sends its first
+     * message, in one step, so no one ever sees a chat without it. Every member starts at cursor
+     * 0; the creator then moves to 1 as any sender does, and the first message is announced as
+     * {@link #send} announces.
      *
+     * @throws ChatFullException          if there are more members than the limit allows (checked
+     *                                    first: it is wrong whatever the store holds)
      * @throws ChatAlreadyExistsException if {@code chat} exists
-     * @throws ChatFullException          if there are more members than the limit allows
      */
     Message open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at);
 
@@ -57,7 +70,8 @@ public interface Chats {
     Message send(ChatId chat, UserId sender, String body, Instant at);
 
     /**
-     * For each of the user's chats, the messages above its cursor, oldest first, at most
+     * For each of the user's chats, in {@link ChatId}'s order, the messages above its cursor,
+     * oldest first, at most
      * {@code perChatLimit} of them, with the full unread count and the gap flag. Moves no cursor.
      * A user in no chat gets an empty list.
      */
@@ -70,6 +84,7 @@ public interface Chats {
      *
      * @throws UnknownChatException  if the chat does not exist
      * @throws NotAMemberException   if the user is not (or no longer) a member; nothing is re-added
+     *                               (checked before {@code upTo})
      * @throws InvalidInputException if {@code upTo} is above the chat's last id
      */
     void acknowledge(UserId user, ChatId chat, long upTo);
@@ -84,22 +99,25 @@ public interface Chats {
 
     /**
      * Adds the user at the chat's latest id, so it starts with nothing unread. A user who is
-     * already a member keeps its cursor, so a repeated join skips nothing.
+     * already a member keeps its cursor, so a repeated join skips nothing and is never refused.
      *
      * @throws UnknownChatException if the chat does not exist
-     * @throws ChatFullException    if the chat is at its member limit
+     * @throws ChatFullException    if the user is not a member and the chat is at its member limit
      */
     void join(ChatId chat, UserId user);
 
     /**
-     * Removes the member. The last member leaving deletes the chat entirely; no concurrent send,
-     * join or acknowledge can bring it back, restart its ids or leave anything of it behind.
+     * Removes the member, then drops the messages every remaining member has acknowledged (the
+     * leaver may have been holding them back). The last member leaving deletes the chat
+     * entirely; no concurrent send, join or acknowledge can bring it back, restart its ids or
+     * leave anything of it behind. Once it is gone its id is free: opening it again starts a new
+     * chat at id 1.
      *
      * @throws UnknownChatException if the chat does not exist
      * @throws NotAMemberException  if the user is not a member
      */
     void leave(ChatId chat, UserId user);
 
-    /** The user's chats with members, cursor and last id, ordered by chat id. */
+    /** The user's chats with members, cursor and last id, in {@link ChatId}'s (string) order. */
     List<ChatSummary> chatsOf(UserId user);
 }

@@ -10,6 +10,7 @@ import java.util.Set;
 /**
  * Who was last seen when: a sorted set of user and last-seen time. The registry records facts;
  * what "online" means (the window) is the domain's rule, applied in the presence service.
+ * Times are kept to the millisecond, as a sorted-set score of epoch millis would keep them.
  */
 public interface PresenceRegistry {
 
