@@ -1,0 +1,42 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.port.in.ListOnlineUsers;
+import dev.pigeonhole.domain.service.PresenceService;
+import dev.pigeonhole.domain.service.SubscriptionMultiplexer;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything the composition root needs to know, already validated. Defaults are the values
+ * DESIGN.md promises, so {@code AppConfig.defaults()} runs a complete in-memory system.
+ */
+public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow, int liveQueueCapacity) {
+
+    public AppConfig {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(limits, "limits");
+        presenceWindow = new ListOnlineUsers.Query(presenceWindow).within();
+        if (liveQueueCapacity < 1) {
+            throw new IllegalArgumentException("liveQueueCapacity must be at least 1, not " + liveQueueCapacity);
+        }
+    }
+
+    public static AppConfig defaults() {
+        return new AppConfig(StoreKind.MEMORY, Limits.DEFAULTS, PresenceService.DEFAULT_WINDOW,
+                SubscriptionMultiplexer.DEFAULT_QUEUE_CAPACITY);
+    }
+
+    public AppConfig withLimits(Limits value) {
+        return new AppConfig(store, value, presenceWindow, liveQueueCapacity);
+    }
+
+    public AppConfig withPresenceWindow(Duration value) {
+        return new AppConfig(store, limits, value, liveQueueCapacity);
+    }
+
+    public AppConfig withLiveQueueCapacity(int value) {
+        return new AppConfig(store, limits, presenceWindow, value);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.CreatedChat;
+import dev.pigeonhole.domain.model.DirectMessage;
+import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.CreateChat;
+import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
+import dev.pigeonhole.domain.port.in.FetchPending;
+import dev.pigeonhole.domain.port.in.SendMessage;
+import dev.pigeonhole.domain.port.in.TakeDirectMessages;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Redis in Action's figure 6.12, played through the use cases: jason22 and jeff24 share chat
+ * 827, six messages are sent, and jason22 has seen five of them. Then a direct message, the
+ * book's section 6.5.1.
+ */
+final class BookScenario {
+
+    static final UserId JASON = UserId.of("jason22");
+    static final UserId JEFF = UserId.of("jeff24");
+    static final ChatId CHAT = ChatId.of("827");
+
+    private final Pigeonhole app;
+    private final PrintStream out;
+
+    BookScenario(Pigeonhole app, PrintStream out) {
+        this.app = app;
+        this.out = out;
+    }
+
+    /** @return jason22's pending chats at the end, for tests */
+    List<PendingChat> run() {
+        CreatedChat created = app.createChat().create(
+                new CreateChat.Command(JEFF, Set.of(JASON), Optional.of(CHAT), "hey jason, six messages coming"));
+        show(created.chat(), created.firstMessage());
+        for (int n = 2; n <= 6; n++) {
+            UserId sender = n == 3 ? JASON : JEFF;
+            show(CHAT, app.sendMessage().send(new SendMessage.Command(CHAT, sender, "message number " + n)));
+        }
+
+        app.acknowledgeMessages().acknowledge(new AcknowledgeMessages.Command(JASON, CHAT, 5));
+        out.println();
+        out.println("jason22 acknowledged up to 5. Pending for jason22:");
+        List<PendingChat> pending = app.fetchPending().pending(new FetchPending.Query(JASON));
+        for (PendingChat chat : pending) {
+            out.printf("  chat %s: %d unread%s%n", chat.chat(), chat.unread(), chat.gap() ? " (gap)" : "");
+            chat.messages().forEach(message -> show(chat.chat(), message));
+        }
+
+        app.deliverDirectMessage().deliver(new DeliverDirectMessage.Command(JEFF, JASON, "psst, a direct message"));
+        List<DirectMessage> mailbox = app.takeDirectMessages().take(new TakeDirectMessages.Command(JASON, 10));
+        out.println();
+        out.println("jason22 takes from the mailbox:");
+        mailbox.forEach(message -> out.printf("  %s: %s%n", message.sender(), message.body()));
+        return pending;
+    }
+
+    private void show(ChatId chat, Message message) {
+        out.printf("  [%s #%d] %s: %s%n", chat, message.id(), message.sender(), message.body());
+    }
+}

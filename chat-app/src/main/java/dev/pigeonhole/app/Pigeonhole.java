@@ -1,0 +1,141 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
+import dev.pigeonhole.adapter.inmemory.InMemoryChatLock;
+import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
+import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
+import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.CreateChat;
+import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
+import dev.pigeonhole.domain.port.in.FetchPending;
+import dev.pigeonhole.domain.port.in.JoinChat;
+import dev.pigeonhole.domain.port.in.LeaveChat;
+import dev.pigeonhole.domain.port.in.ListChats;
+import dev.pigeonhole.domain.port.in.ListOnlineUsers;
+import dev.pigeonhole.domain.port.in.PrunePresence;
+import dev.pigeonhole.domain.port.in.ReadMessages;
+import dev.pigeonhole.domain.port.in.SendMessage;
+import dev.pigeonhole.domain.port.in.SubscribeToLiveEvents;
+import dev.pigeonhole.domain.port.in.TakeDirectMessages;
+import dev.pigeonhole.domain.port.in.TouchPresence;
+import dev.pigeonhole.domain.service.ChatService;
+import dev.pigeonhole.domain.service.LiveService;
+import dev.pigeonhole.domain.service.MailboxService;
+import dev.pigeonhole.domain.service.PresenceService;
+import dev.pigeonhole.domain.service.SubscriptionMultiplexer;
+
+import java.time.InstantSource;
+
+/**
+ * The composition root: picks the backend, builds its adapters and the services with plain
+ * constructors, and hands out the use cases. No container and no scanning, so this file is the
+ * whole answer to "what talks to what".
+ */
+public final class Pigeonhole implements AutoCloseable {
+
+    private final DrivenPorts ports;
+    private final SubscriptionMultiplexer multiplexer;
+    private final ChatService chats;
+    private final MailboxService mailboxes;
+    private final PresenceService presence;
+    private final LiveService live;
+
+    private Pigeonhole(DrivenPorts ports, AppConfig config, InstantSource clock) {
+        this.ports = ports;
+        this.multiplexer = new SubscriptionMultiplexer(ports.channels(), config.liveQueueCapacity());
+        this.chats = new ChatService(ports.chats(), config.limits(), clock);
+        this.mailboxes = new MailboxService(ports.mailboxes(), config.limits(), clock);
+        this.presence = new PresenceService(ports.presence(), ports.channels(), ports.lock(),
+                config.presenceWindow(), clock);
+        this.live = new LiveService(multiplexer, ports.chats());
+    }
+
+    public static Pigeonhole start(AppConfig config, InstantSource clock) {
+        DrivenPorts ports = switch (config.store()) {
+            case MEMORY -> inMemory(config, clock);
+        };
+        return new Pigeonhole(ports, config, clock);
+    }
+
+    private static DrivenPorts inMemory(AppConfig config, InstantSource clock) {
+        InMemoryChannels channels = new InMemoryChannels();
+        return new DrivenPorts(
+                new InMemoryChats(config.limits(), channels),
+                new InMemoryMailboxes(config.limits()),
+                new InMemoryPresenceRegistry(),
+                new InMemoryChatLock(clock),
+                channels,
+                () -> { });
+    }
+
+    public CreateChat createChat() {
+        return chats;
+    }
+
+    public SendMessage sendMessage() {
+        return chats;
+    }
+
+    public FetchPending fetchPending() {
+        return chats;
+    }
+
+    public AcknowledgeMessages acknowledgeMessages() {
+        return chats;
+    }
+
+    public ReadMessages readMessages() {
+        return chats;
+    }
+
+    public JoinChat joinChat() {
+        return chats;
+    }
+
+    public LeaveChat leaveChat() {
+        return chats;
+    }
+
+    public ListChats listChats() {
+        return chats;
+    }
+
+    public DeliverDirectMessage deliverDirectMessage() {
+        return mailboxes;
+    }
+
+    public TakeDirectMessages takeDirectMessages() {
+        return mailboxes;
+    }
+
+    public TouchPresence touchPresence() {
+        return presence;
+    }
+
+    public ListOnlineUsers listOnlineUsers() {
+        return presence;
+    }
+
+    public PrunePresence prunePresence() {
+        return presence;
+    }
+
+    public SubscribeToLiveEvents subscribeToLiveEvents() {
+        return live;
+    }
+
+    /** Upstream pub/sub subscriptions held by this process, for metrics and tests. */
+    public int upstreamSubscriptions() {
+        return multiplexer.upstreamSubscriptions();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            multiplexer.close();
+        } finally {
+            ports.resources().close();
+        }
+    }
+}

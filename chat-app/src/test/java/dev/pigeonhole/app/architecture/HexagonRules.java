@@ -1,0 +1,110 @@
+package dev.pigeonhole.app.architecture;
+
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+import static com.tngtech.archunit.base.DescribedPredicate.alwaysTrue;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.constructors;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.onionArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * DESIGN.md §2 as executable rules, one named field each. Package patterns are relative
+ * ({@code ..domain..}) so that {@code HexagonRulesCatchViolationsTest} can aim the very same rules
+ * at small deliberately broken fixtures and prove each one fails when it should.
+ *
+ * <p>Every rule keeps ArchUnit's default {@code failOnEmptyShould}: a rule whose subject matches no
+ * class fails rather than passing by saying nothing.
+ */
+public final class HexagonRules {
+
+    private HexagonRules() {
+    }
+
+    @ArchTest
+    public static final ArchRule layers_point_inwards = onionArchitecture()
+            .domainModels("..domain.model..")
+            .domainServices("..domain.port..")
+            .applicationServices("..domain.service..")
+            .adapter("in-memory", "..adapter.inmemory..")
+            // The composition root wires every ring and the contract suite drives the ports from
+            // outside; neither is part of the onion, so their dependencies are not its business.
+            .ignoreDependency(resideInAnyPackage("..app..", "..tck.."), alwaysTrue())
+            .because("the hexagon only works if dependencies point inwards: the model knows nothing, the ports "
+                    + "know the model, the services know the ports, and adapters plug in from outside");
+
+    @ArchTest
+    public static final ArchRule domain_depends_on_the_jdk_alone = classes()
+            .that().resideInAPackage("..domain..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "..domain..")
+            .because("a framework, a client library or even a logger in the domain would travel into every "
+                    + "adapter and make the domain untestable on its own");
+
+    @ArchTest
+    public static final ArchRule adapters_never_see_each_other = slices()
+            .matching("..adapter.(*)..")
+            .should().notDependOnEachOther()
+            .because("swapping one backend for another must not drag the first one along");
+
+    @ArchTest
+    public static final ArchRule adapters_never_see_domain_services = noClasses()
+            .that().resideInAPackage("..adapter..")
+            .should().dependOnClassesThat().resideInAPackage("..domain.service..")
+            .because("adapters implement driven ports or call use cases; a service is an implementation "
+                    + "detail of the domain that only the composition root wires");
+
+    @ArchTest
+    public static final ArchRule only_the_app_constructs_adapters = constructors()
+            .that().areDeclaredInClassesThat().resideInAPackage("..adapter..")
+            .should().onlyBeCalled().byClassesThat().resideInAnyPackage("..app..", "..adapter..")
+            .because("the composition root is the one place that decides which backend runs; an adapter "
+                    + "built anywhere else is a hidden second decision");
+
+    @ArchTest
+    public static final ArchRule driven_ports_are_interfaces = classes()
+            .that().resideInAPackage("..domain.port.out..")
+            .and().areTopLevelClasses()
+            .and().areNotRecords()
+            .should().beInterfaces()
+            .because("a driven port is a promise any backend can keep; only the values it returns "
+                    + "(records) may be concrete");
+
+    @ArchTest
+    public static final ArchRule use_cases_are_interfaces = classes()
+            .that().resideInAPackage("..domain.port.in..")
+            .and().areTopLevelClasses()
+            .should().beInterfaces()
+            .because("a driving adapter depends on what the application can do, never on how a service does it");
+
+    @ArchTest
+    public static final ArchRule ports_are_named_as_domain_nouns = noClasses()
+            .that().resideInAPackage("..domain.port..")
+            .should().haveSimpleNameEndingWith("Port")
+            .orShould().haveSimpleNameEndingWith("Adapter")
+            .orShould().haveSimpleNameContaining("Redis")
+            .orShould().haveSimpleNameContaining("Memory")
+            .because("a port names what the domain needs (Chats, Mailboxes), never a technology or the pattern");
+
+    @ArchTest
+    public static final ArchRule in_memory_adapters_are_named_for_their_technology = classes()
+            .that().resideInAPackage("..adapter.inmemory..")
+            .and().arePublic()
+            .and().areTopLevelClasses()
+            .should().haveSimpleNameStartingWith("InMemory")
+            .because("an adapter is named <Tech><Port>, so InMemoryChats is found next to RedisChats");
+
+    @ArchTest
+    public static final ArchRule the_contract_suite_sees_ports_not_adapters = noClasses()
+            .that().resideInAPackage("..tck..")
+            .should().dependOnClassesThat().resideInAnyPackage("..adapter..", "..app..")
+            .because("one contract suite proves every backend the same; it can only do that through the ports");
+
+    @ArchTest
+    public static final ArchRule no_package_cycles = slices()
+            .matching("dev.pigeonhole.(**)")
+            .should().beFreeOfCycles()
+            .because("a cycle makes two packages one, and the hexagon's boundaries stop meaning anything");
+}

@@ -1,0 +1,90 @@
+package dev.pigeonhole.app.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A rule that never fails proves nothing. Each test aims one rule of {@link HexagonRules} at a
+ * fixture package ({@code dev.pigeonhole.archfixture}) broken in exactly that way, and checks the
+ * rule names the offending class.
+ */
+class HexagonRulesCatchViolationsTest {
+
+    private static final String FIXTURES = "dev.pigeonhole.archfixture.";
+
+    @Test
+    void layers_point_inwards_catches_a_model_that_depends_on_a_port() {
+        assertViolation(HexagonRules.layers_point_inwards, "inwards", "LeakyValue");
+    }
+
+    @Test
+    void domain_depends_on_the_jdk_alone_catches_a_library_in_the_domain() {
+        assertViolation(HexagonRules.domain_depends_on_the_jdk_alone, "jdkonly", "FrameworkValue");
+    }
+
+    @Test
+    void adapters_never_see_each_other_catches_an_adapter_using_another() {
+        assertViolation(HexagonRules.adapters_never_see_each_other, "adapters", "RedisThings");
+    }
+
+    @Test
+    void adapters_never_see_domain_services_catches_an_adapter_calling_a_service() {
+        assertViolation(HexagonRules.adapters_never_see_domain_services, "services", "InMemoryShortcut");
+    }
+
+    @Test
+    void only_the_app_constructs_adapters_catches_a_service_building_its_backend() {
+        assertViolation(HexagonRules.only_the_app_constructs_adapters, "construction", "SelfWiringService");
+    }
+
+    @Test
+    void driven_ports_are_interfaces_catches_a_class_port() {
+        assertViolation(HexagonRules.driven_ports_are_interfaces, "ports", "ThingStore");
+    }
+
+    @Test
+    void use_cases_are_interfaces_catches_a_class_use_case() {
+        assertViolation(HexagonRules.use_cases_are_interfaces, "ports", "DoThing");
+    }
+
+    @Test
+    void ports_are_named_as_domain_nouns_catches_a_port_suffix() {
+        assertViolation(HexagonRules.ports_are_named_as_domain_nouns, "naming", "ThingsPort");
+    }
+
+    @Test
+    void in_memory_adapters_are_named_for_their_technology_catches_a_nameless_adapter() {
+        assertViolation(HexagonRules.in_memory_adapters_are_named_for_their_technology, "naming", "FastThings");
+    }
+
+    @Test
+    void the_contract_suite_sees_ports_not_adapters_catches_a_contract_bound_to_a_backend() {
+        assertViolation(HexagonRules.the_contract_suite_sees_ports_not_adapters, "tck", "ThingsContract");
+    }
+
+    @Test
+    void no_package_cycles_catches_two_packages_that_need_each_other() {
+        assertViolation(HexagonRules.no_package_cycles, "cycle", "Left");
+    }
+
+    @Test
+    void a_rule_aimed_at_nothing_fails_instead_of_passing_silently() {
+        JavaClasses nothing = new ClassFileImporter().importPackages(FIXTURES + "doesnotexist");
+
+        assertThatThrownBy(() -> HexagonRules.driven_ports_are_interfaces.check(nothing))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("failed to check any classes");
+    }
+
+    private static void assertViolation(ArchRule rule, String fixture, String offender) {
+        JavaClasses broken = new ClassFileImporter().importPackages(FIXTURES + fixture);
+
+        assertThatThrownBy(() -> rule.check(broken))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining(offender);
+    }
+}

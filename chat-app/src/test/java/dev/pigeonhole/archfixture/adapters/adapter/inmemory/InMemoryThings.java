@@ -1,0 +1,4 @@
+package dev.pigeonhole.archfixture.adapters.adapter.inmemory;
+
+public class InMemoryThings {
+}

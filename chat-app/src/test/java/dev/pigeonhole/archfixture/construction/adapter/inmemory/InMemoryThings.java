@@ -1,0 +1,4 @@
+package dev.pigeonhole.archfixture.construction.adapter.inmemory;
+
+public class InMemoryThings {
+}

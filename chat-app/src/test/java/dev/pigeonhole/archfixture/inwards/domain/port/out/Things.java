@@ -1,0 +1,4 @@
+package dev.pigeonhole.archfixture.inwards.domain.port.out;
+
+public interface Things {
+}

@@ -1,0 +1,4 @@
+package dev.pigeonhole.archfixture.services.domain.service;
+
+public class ThingService {
+}

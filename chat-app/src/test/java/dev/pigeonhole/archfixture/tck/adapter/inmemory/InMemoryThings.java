@@ -1,0 +1,4 @@
+package dev.pigeonhole.archfixture.tck.adapter.inmemory;
+
+public class InMemoryThings {
+}
