@@ -45,7 +45,7 @@ public abstract class ChannelsContract {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final long WAIT_SECONDS = 10;
 
-    private final List<StoreFixture> stores = new ArrayList<>();
+    private final OpenStores stores = new OpenStores();
     private final List<Channels.Connection> connections = new ArrayList<>();
     private StoreFixture store;
     private Channels channels;
@@ -56,14 +56,14 @@ public abstract class ChannelsContract {
     @BeforeEach
     void openStore() {
         store = newStore(Limits.DEFAULTS);
-        stores.add(store);
+        stores.track(store);
         channels = store.channels();
     }
 
     @AfterEach
     void closeConnectionsAndStores() {
         connections.forEach(Channels.Connection::close);
-        stores.forEach(StoreFixture::close);
+        stores.closeAll();
     }
 
     @Test

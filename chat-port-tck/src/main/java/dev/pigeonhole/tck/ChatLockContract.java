@@ -34,7 +34,7 @@ public abstract class ChatLockContract {
     private static final Duration LONG = Duration.ofSeconds(30);
     private static final Duration SHORT = Duration.ofMillis(300);
 
-    private final List<StoreFixture> stores = new ArrayList<>();
+    private final OpenStores stores = new OpenStores();
     private ChatLock lock;
 
     /** A fresh store, isolated from every other one alive at the same time. */
@@ -43,13 +43,13 @@ public abstract class ChatLockContract {
     @BeforeEach
     void openStore() {
         StoreFixture store = newStore(Limits.DEFAULTS);
-        stores.add(store);
+        stores.track(store);
         lock = store.lock();
     }
 
     @AfterEach
     void closeStores() {
-        stores.forEach(StoreFixture::close);
+        stores.closeAll();
     }
 
     @Test

@@ -2,20 +2,17 @@ package dev.pigeonhole.tck;
 
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.out.Chats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -24,7 +21,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -54,9 +50,7 @@ import static org.assertj.core.api.Assertions.fail;
  * that has to wait for others yields and looks again.
  */
 @Timeout(60)
-public abstract class ChatRacesContract {
-
-    private static final Instant START = Instant.parse("2026-11-21T10:00:00Z");
+public abstract class ChatRacesContract extends ChatsContractSupport {
 
     /** The load test's bound: a correct in-memory store needs a few seconds on two cores. */
     private static final Duration LOAD_BOUND = Duration.ofSeconds(30);
@@ -64,18 +58,10 @@ public abstract class ChatRacesContract {
     /** The bound for one round of a small race. */
     private static final Duration ROUND_BOUND = Duration.ofSeconds(10);
 
-    private final AtomicLong ticks = new AtomicLong();
     private ExecutorService workers;
-    private StoreFixture store;
-    private Chats chats;
-
-    /** A fresh store, isolated from every other store alive, with the given limits. */
-    protected abstract StoreFixture newStore(Limits limits);
 
     @BeforeEach
-    public void openStore() {
-        store = newStore(Limits.DEFAULTS);
-        chats = store.chats();
+    public void startWorkers() {
         AtomicInteger numbers = new AtomicInteger();
         workers = Executors.newCachedThreadPool(task -> {
             Thread thread = new Thread(task, "chat-race-worker-" + numbers.incrementAndGet());
@@ -84,12 +70,11 @@ public abstract class ChatRacesContract {
         });
     }
 
+    /** Runs before the support class closes the store, so no worker outlives it. */
     @AfterEach
-    public void closeStore() throws InterruptedException {
+    public void stopWorkers() throws InterruptedException {
         workers.shutdownNow();
-        boolean stopped = workers.awaitTermination(10, TimeUnit.SECONDS);
-        store.close();
-        assertThat(stopped).as("every worker stopped").isTrue();
+        assertThat(workers.awaitTermination(10, TimeUnit.SECONDS)).as("every worker stopped").isTrue();
     }
 
     // ---------------------------------------------------------------- (a) load
@@ -453,25 +438,6 @@ public abstract class ChatRacesContract {
             users.add(user(role + i));
         }
         return users;
-    }
-
-    private static UserId user(String name) {
-        return UserId.of(name + "-" + UUID.randomUUID());
-    }
-
-    private static ChatId chatId() {
-        return ChatId.of("chat-" + UUID.randomUUID());
-    }
-
-    private Instant at() {
-        return START.plusMillis(ticks.incrementAndGet());
-    }
-
-    private ChatSummary summary(UserId user, ChatId chat) {
-        return chats.chatsOf(user).stream()
-                .filter(summary -> summary.chat().equals(chat))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("chat " + chat + " is not in the chat list of " + user));
     }
 
     private long cursorOf(UserId user, ChatId chat) {

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -37,7 +36,7 @@ public abstract class ChatsContractSupport {
 
     private static final Instant START = Instant.parse("2026-11-21T10:00:00Z");
 
-    private final List<StoreFixture> stores = new ArrayList<>();
+    private final OpenStores stores = new OpenStores();
     private final AtomicLong ticks = new AtomicLong();
 
     /** The store of the current test, with {@link Limits#DEFAULTS}. */
@@ -55,30 +54,13 @@ public abstract class ChatsContractSupport {
 
     @AfterEach
     public void closeStores() {
-        RuntimeException failure = null;
-        for (StoreFixture each : stores) {
-            try {
-                each.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        stores.clear();
-        if (failure != null) {
-            throw failure;
-        }
+        stores.closeAll();
     }
 
     // ---------------------------------------------------------------- helpers
 
     protected StoreFixture storeWith(Limits limits) {
-        StoreFixture fixture = newStore(limits);
-        stores.add(fixture);
-        return fixture;
+        return stores.track(newStore(limits));
     }
 
     /** A user id no other test uses; {@code name} only makes failures readable. */

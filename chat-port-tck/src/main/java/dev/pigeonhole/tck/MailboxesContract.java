@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
@@ -38,7 +37,7 @@ public abstract class MailboxesContract {
 
     private static final Instant SENT_AT = Instant.parse("2026-01-01T00:00:00Z");
 
-    private final List<StoreFixture> stores = new ArrayList<>();
+    private final OpenStores stores = new OpenStores();
     private Mailboxes mailboxes;
 
     /** A fresh store, isolated from every other one alive at the same time. */
@@ -51,7 +50,7 @@ public abstract class MailboxesContract {
 
     @AfterEach
     void closeStores() {
-        stores.forEach(StoreFixture::close);
+        stores.closeAll();
     }
 
     @Test
@@ -169,7 +168,7 @@ public abstract class MailboxesContract {
 
     private StoreFixture open(Limits limits) {
         StoreFixture store = newStore(limits);
-        stores.add(store);
+        stores.track(store);
         return store;
     }
 

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -34,7 +33,7 @@ public abstract class PresenceRegistryContract {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final Instant LONG_AGO = Instant.parse("2000-01-01T00:00:00Z");
 
-    private final List<StoreFixture> stores = new ArrayList<>();
+    private final OpenStores stores = new OpenStores();
     private PresenceRegistry presence;
 
     /** A fresh store, isolated from every other one alive at the same time. */
@@ -43,13 +42,13 @@ public abstract class PresenceRegistryContract {
     @BeforeEach
     void openStore() {
         StoreFixture store = newStore(Limits.DEFAULTS);
-        stores.add(store);
+        stores.track(store);
         presence = store.presence();
     }
 
     @AfterEach
     void closeStores() {
-        stores.forEach(StoreFixture::close);
+        stores.closeAll();
     }
 
     @Test

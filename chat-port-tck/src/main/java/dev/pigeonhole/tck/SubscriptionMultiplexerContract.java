@@ -65,7 +65,7 @@ public abstract class SubscriptionMultiplexerContract {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    private final List<StoreFixture> stores = new ArrayList<>();
+    private final OpenStores stores = new OpenStores();
     private final List<SubscriptionMultiplexer> multiplexers = new ArrayList<>();
     private StoreFixture store;
     private Channels channels;
@@ -78,7 +78,7 @@ public abstract class SubscriptionMultiplexerContract {
     @BeforeEach
     void openStoreAndMultiplexer() {
         store = newStore(Limits.DEFAULTS);
-        stores.add(store);
+        stores.track(store);
         channels = store.channels();
         upstream = new ObservedChannels(channels);
         multiplexer = track(new SubscriptionMultiplexer(upstream, SubscriptionMultiplexer.DEFAULT_QUEUE_CAPACITY));
@@ -87,7 +87,7 @@ public abstract class SubscriptionMultiplexerContract {
     @AfterEach
     void closeMultiplexersAndStores() {
         multiplexers.forEach(SubscriptionMultiplexer::close);
-        stores.forEach(StoreFixture::close);
+        stores.closeAll();
     }
 
     @Test
