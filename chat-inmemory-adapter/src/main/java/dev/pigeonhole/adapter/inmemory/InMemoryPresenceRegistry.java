@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -38,9 +39,11 @@ public final class InMemoryPresenceRegistry implements PresenceRegistry {
     private final ConcurrentSkipListSet<Sighting> byTime = new ConcurrentSkipListSet<>(BY_TIME);
 
     @Override
-    public Optional<Instant> touch(UserId user, Instant at) {
+    public Optional<Instant> touch(UserId user, Instant sighting) {
         Objects.requireNonNull(user, "user");
-        Objects.requireNonNull(at, "at");
+        // The port keeps milliseconds, as a Redis score of epoch millis does; so must this store,
+        // or the two would disagree about a sighting a fraction of a millisecond from a boundary.
+        Instant at = Objects.requireNonNull(sighting, "at").truncatedTo(ChronoUnit.MILLIS);
         AtomicReference<Instant> previous = new AtomicReference<>();
         lastSeen.compute(user, (key, seen) -> {
             previous.set(seen);
