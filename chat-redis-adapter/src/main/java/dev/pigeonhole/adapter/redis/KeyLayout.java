@@ -1,0 +1,232 @@
+package dev.pigeonhole.adapter.redis;
+
+import dev.pigeonhole.domain.model.Channel;
+import dev.pigeonhole.domain.model.ChannelPattern;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.DomainException;
+import dev.pigeonhole.domain.model.LockName;
+import dev.pigeonhole.domain.model.UserId;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Where each piece of state lives in Redis, and what the live channels are called. Two layouts
+ * share one algorithm:
+ *
+ * <ul>
+ *   <li>{@link #tagged(String) tagged}, the default: every key of a chat carries the chat's hash
+ *       tag ({@code chat:{42}:msgs}), so a script that touches one chat touches one cluster slot;
+ *   <li>{@link #book(String) book}: the keys of Redis in Action 6.5.2 ({@code chat:42},
+ *       {@code msgs:42}, {@code seen:joe}), so the book's own code and this adapter can share
+ *       data. A single node only: its keys carry no hash tags.
+ * </ul>
+ *
+ * Both take a prefix that goes in front of every key and channel, to keep tenants (and tests)
+ * apart on one Redis. Identifiers are already restricted to {@code [A-Za-z0-9._-]}, so nothing a
+ * user types can forge a separator or a hash tag.
+ */
+public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
+
+    Pattern PREFIX = Pattern.compile("[A-Za-z0-9._:-]{0,64}");
+
+    static KeyLayout tagged(String prefix) {
+        return new Tagged(checked(prefix));
+    }
+
+    static KeyLayout book(String prefix) {
+        return new Book(checked(prefix));
+    }
+
+    String prefix();
+
+    /** The counter that numbers new chats. */
+    default String chatIdCounter() {
+        return prefix() + "ids:chat:";
+    }
+
+    /** The keys of one chat. */
+    ChatKeys chat(ChatId chat);
+
+    /** The user's chats: a sorted set of chat id → cursor, the index {@code pending} starts from. */
+    String chatsOf(UserId user);
+
+    String mailbox(UserId user);
+
+    default String presence() {
+        return prefix() + "presence";
+    }
+
+    LockKeys lock(LockName name);
+
+    /** True if every key of one chat (and of one lock) shares a cluster slot. */
+    boolean clusterSafe();
+
+    /**
+     * True if the user's index must hold the live cursor, because other code reads it (the
+     * book's {@code fetch_pending_messages} reads {@code seen:<user>}). Then send and acknowledge
+     * update it in the same script as the chat, which only a single node allows. The tagged
+     * layout keeps cursors in the chat alone.
+     */
+    boolean indexHoldsCursors();
+
+    /** The Redis channel that carries a domain channel. */
+    String channel(Channel channel);
+
+    /** The Redis pattern that matches the Redis channels of the domain channels {@code pattern} matches. */
+    String pattern(ChannelPattern pattern);
+
+    /** The domain channel a Redis channel carries, or empty for a channel of someone else's. */
+    Optional<Channel> channelNamed(String redisChannel);
+
+    /**
+     * @param members    sorted set of member → cursor (the highest id it acknowledged)
+     * @param messageIds the message id counter
+     * @param messages   sorted set of message JSON → id
+     * @param sendLock   the book's send lock, which a send must respect in that layout; empty in
+     *                   the tagged layout, where sends take no lock
+     */
+    record ChatKeys(String members, String messageIds, String messages, Optional<String> sendLock) {
+    }
+
+    /**
+     * @param lease  holds the current lease's owner token, with the lease's expiry
+     * @param fence  the counter fencing tokens come from; it outlives every lease
+     */
+    record LockKeys(String lease, String fence) {
+    }
+
+    /** The cluster-safe default layout: {@code chat:{<chat>}:members}, {@code user:{<user>}:chats}. */
+    record Tagged(String prefix) implements KeyLayout {
+
+        private static final String CHAT_CHANNEL = "chat:";
+
+        @Override
+        public ChatKeys chat(ChatId chat) {
+            String base = prefix + "chat:{" + chat.value() + "}:";
+            return new ChatKeys(base + "members", base + "ids", base + "msgs", Optional.empty());
+        }
+
+        @Override
+        public String chatsOf(UserId user) {
+            return prefix + "user:{" + user.value() + "}:chats";
+        }
+
+        @Override
+        public String mailbox(UserId user) {
+            return prefix + "user:{" + user.value() + "}:mailbox";
+        }
+
+        @Override
+        public LockKeys lock(LockName name) {
+            String lease = prefix + "lock:{" + name.value() + "}";
+            return new LockKeys(lease, lease + ":fence");
+        }
+
+        @Override
+        public boolean clusterSafe() {
+            return true;
+        }
+
+        @Override
+        public boolean indexHoldsCursors() {
+            return false;
+        }
+
+        /** A chat's channel carries the chat's hash tag, so a send script may SPUBLISH to it on a cluster. */
+        @Override
+        public String channel(Channel channel) {
+            return prefix + channel.chat().map(chat -> CHAT_CHANNEL + "{" + chat.value() + "}").orElse(channel.name());
+        }
+
+        /** {@code chat:ab*} becomes {@code chat:{ab*}}: braces are plain characters to a Redis glob. */
+        @Override
+        public String pattern(ChannelPattern pattern) {
+            String glob = pattern.glob();
+            if (glob.startsWith(CHAT_CHANNEL)) {
+                return prefix + CHAT_CHANNEL + "{" + glob.substring(CHAT_CHANNEL.length()) + "}";
+            }
+            return prefix + glob;
+        }
+
+        @Override
+        public Optional<Channel> channelNamed(String redisChannel) {
+            if (!redisChannel.startsWith(prefix)) {
+                return Optional.empty();
+            }
+            String name = redisChannel.substring(prefix.length());
+            if (name.startsWith(CHAT_CHANNEL + "{") && name.endsWith("}")) {
+                name = CHAT_CHANNEL + name.substring(CHAT_CHANNEL.length() + 1, name.length() - 1);
+            }
+            return parsed(name);
+        }
+    }
+
+    /** The keys of Redis in Action 6.5.2, for sharing data with the book's code on a single node. */
+    record Book(String prefix) implements KeyLayout {
+
+        @Override
+        public ChatKeys chat(ChatId chat) {
+            String id = chat.value();
+            return new ChatKeys(prefix + "chat:" + id, prefix + "ids:" + id, prefix + "msgs:" + id,
+                    Optional.of(prefix + "lock:chat:" + id));
+        }
+
+        @Override
+        public String chatsOf(UserId user) {
+            return prefix + "seen:" + user.value();
+        }
+
+        /** The book names no key for 6.5.1's mailboxes; {@code msgs:<user>} would collide with chats. */
+        @Override
+        public String mailbox(UserId user) {
+            return prefix + "mailbox:" + user.value();
+        }
+
+        @Override
+        public LockKeys lock(LockName name) {
+            String lease = prefix + "lock:" + name.value();
+            return new LockKeys(lease, lease + ":fence");
+        }
+
+        @Override
+        public boolean clusterSafe() {
+            return false;
+        }
+
+        @Override
+        public boolean indexHoldsCursors() {
+            return true;
+        }
+
+        @Override
+        public String channel(Channel channel) {
+            return prefix + channel.name();
+        }
+
+        @Override
+        public String pattern(ChannelPattern pattern) {
+            return prefix + pattern.glob();
+        }
+
+        @Override
+        public Optional<Channel> channelNamed(String redisChannel) {
+            return redisChannel.startsWith(prefix) ? parsed(redisChannel.substring(prefix.length())) : Optional.empty();
+        }
+    }
+
+    private static Optional<Channel> parsed(String name) {
+        try {
+            return Optional.of(new Channel(name));
+        } catch (DomainException notOurs) {
+            return Optional.empty();
+        }
+    }
+
+    private static String checked(String prefix) {
+        if (prefix == null || !PREFIX.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("a key prefix is up to 64 of A-Z a-z 0-9 . _ : -, not '" + prefix + "'");
+        }
+        return prefix;
+    }
+}

@@ -1,0 +1,205 @@
+package dev.pigeonhole.adapter.redis;
+
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.DirectMessage;
+import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.UserId;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.json.JsonFactory;
+
+import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.util.function.Consumer;
+
+/**
+ * The JSON this adapter keeps in Redis and sends over pub/sub. Messages use the format of Redis in
+ * Action 6.5.2 in both key layouts, so a chat written by the book's Python code reads back here:
+ *
+ * <pre>{"id":1,"ts":1700000000.123,"sender":"joe","message":"hi"}</pre>
+ *
+ * {@code ts} is in seconds, written with exactly three decimals so that milliseconds survive the
+ * trip (the ports promise milliseconds). A mailbox holds the same object without {@code id}.
+ *
+ * <p>A message's id is only known inside the send script, so Java writes everything after it (the
+ * {@link #tailOf tail}) and the script puts {@code {"id":<id>,} in front.
+ */
+final class MessageJson {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private MessageJson() {
+    }
+
+    /** The message without its opening {@code {"id":N,}: {@code "ts":…,"sender":…,"message":…}}. */
+    static String tailOf(Instant sentAt, UserId sender, String body) {
+        String whole = write(json -> writeFields(json, sentAt, sender, body));
+        return whole.substring(1);
+    }
+
+    static String directMessage(DirectMessage message) {
+        return write(json -> writeFields(json, message.sentAt(), message.sender(), message.body()));
+    }
+
+    /** The text the send script stores for a message: the tail with its id in front. */
+    static String withId(long id, String tail) {
+        return "{\"id\":" + id + "," + tail;
+    }
+
+    static Message message(String json) {
+        return read(json, Fields::toMessage);
+    }
+
+    static DirectMessage directMessage(String json) {
+        return read(json, Fields::toDirectMessage);
+    }
+
+    /** What the send script publishes: the stored message JSON inside {@link #messagePostedHead}. */
+    static String messagePostedHead(ChatId chat) {
+        return "{\"type\":\"message\",\"chat\":" + quoted(chat.value()) + ",\"message\":";
+    }
+
+    static String liveEvent(LiveEvent event) {
+        return switch (event) {
+            case LiveEvent.MessagePosted posted -> {
+                Message m = posted.message();
+                yield messagePostedHead(posted.chat()) + withId(m.id(), tailOf(m.sentAt(), m.sender(), m.body())) + "}";
+            }
+            case LiveEvent.PresenceChanged changed -> write(json -> {
+                json.writeStartObject();
+                json.writeStringProperty("type", "presence");
+                json.writeStringProperty("user", changed.user().value());
+                json.writeBooleanProperty("online", changed.online());
+                json.writeName("ts");
+                json.writeNumber(seconds(changed.at()));
+                json.writeEndObject();
+            });
+        };
+    }
+
+    /**
+     * @throws IllegalArgumentException if the text is not an event this adapter writes
+     */
+    static LiveEvent liveEvent(String json) {
+        try (JsonParser parser = JSON.createParser(json)) {
+            expect(parser.nextToken() == JsonToken.START_OBJECT, json);
+            String type = null;
+            String chat = null;
+            String user = null;
+            Boolean online = null;
+            Instant at = null;
+            Message message = null;
+            for (String name = parser.nextName(); name != null; name = parser.nextName()) {
+                JsonToken value = parser.nextToken();
+                switch (name) {
+                    case "type" -> type = parser.getString();
+                    case "chat" -> chat = parser.getString();
+                    case "user" -> user = parser.getString();
+                    case "online" -> online = value == JsonToken.VALUE_TRUE;
+                    case "ts" -> at = instant(parser.getDecimalValue());
+                    case "message" -> message = readObject(parser, json).toMessage(json);
+                    default -> parser.skipChildren();
+                }
+            }
+            if ("message".equals(type) && chat != null && message != null) {
+                return new LiveEvent.MessagePosted(ChatId.of(chat), message);
+            }
+            if ("presence".equals(type) && user != null && online != null && at != null) {
+                return new LiveEvent.PresenceChanged(UserId.of(user), online, at);
+            }
+            throw new IllegalArgumentException("not a live event: " + json);
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("not a live event: " + json, e);
+        }
+    }
+
+    private static void writeFields(JsonGenerator json, Instant sentAt, UserId sender, String body) {
+        json.writeStartObject();
+        json.writeName("ts");
+        json.writeNumber(seconds(sentAt));
+        json.writeStringProperty("sender", sender.value());
+        json.writeStringProperty("message", body);
+        json.writeEndObject();
+    }
+
+    /** Seconds with exactly three decimals: what the book writes, without a double's rounding. */
+    private static String seconds(Instant at) {
+        return BigDecimal.valueOf(at.toEpochMilli(), 3).toPlainString();
+    }
+
+    /** The book's Python writes {@code time.time()} with microseconds; the ports keep milliseconds. */
+    private static Instant instant(BigDecimal seconds) {
+        return Instant.ofEpochMilli(seconds.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact());
+    }
+
+    private static String quoted(String plain) {
+        return write(json -> json.writeString(plain));
+    }
+
+    private static String write(Consumer<JsonGenerator> body) {
+        StringWriter out = new StringWriter(96);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            body.accept(json);
+        }
+        return out.toString();
+    }
+
+    private interface Reading<T> {
+        T from(Fields fields, String json);
+    }
+
+    private static <T> T read(String json, Reading<T> reading) {
+        try (JsonParser parser = JSON.createParser(json)) {
+            expect(parser.nextToken() == JsonToken.START_OBJECT, json);
+            return reading.from(readObject(parser, json), json);
+        } catch (JacksonException e) {
+            throw new IllegalStateException("Redis holds a message that is not JSON: " + json, e);
+        }
+    }
+
+    /** Reads the fields of the object the parser is at; unknown fields (a newer writer's) are skipped. */
+    private static Fields readObject(JsonParser parser, String json) {
+        Fields fields = new Fields();
+        for (String name = parser.nextName(); name != null; name = parser.nextName()) {
+            parser.nextToken();
+            switch (name) {
+                case "id" -> fields.id = parser.getLongValue();
+                case "ts" -> fields.ts = instant(parser.getDecimalValue());
+                case "sender" -> fields.sender = parser.getString();
+                case "message" -> fields.body = parser.getString();
+                default -> parser.skipChildren();
+            }
+        }
+        return fields;
+    }
+
+    private static void expect(boolean condition, String json) {
+        if (!condition) {
+            throw new IllegalStateException("Redis holds a message that is not a JSON object: " + json);
+        }
+    }
+
+    private static final class Fields {
+        Long id;
+        Instant ts;
+        String sender;
+        String body;
+
+        Message toMessage(String json) {
+            expect(id != null && ts != null && sender != null && body != null, json);
+            return new Message(id, ts, UserId.of(sender), body);
+        }
+
+        DirectMessage toDirectMessage(String json) {
+            expect(ts != null && sender != null && body != null, json);
+            return new DirectMessage(ts, UserId.of(sender), body);
+        }
+    }
+}

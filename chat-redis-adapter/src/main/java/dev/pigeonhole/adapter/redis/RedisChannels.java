@@ -1,0 +1,147 @@
+package dev.pigeonhole.adapter.redis;
+
+import dev.pigeonhole.domain.model.Channel;
+import dev.pigeonhole.domain.model.ChannelPattern;
+import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.Topic;
+import dev.pigeonhole.domain.port.out.Channels;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Live events over Redis pub/sub. Each {@link #connect connection} is one subscription connection
+ * of the driver, which resubscribes by itself after a drop; the domain's multiplexer shares it
+ * among every local subscriber of the process.
+ *
+ * <p>Events are the JSON of {@link MessageJson#liveEvent(LiveEvent)}. A chat's send script
+ * publishes the same JSON itself, in the same round trip as the send.
+ */
+public final class RedisChannels implements Channels {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisChannels.class);
+
+    private final RedisDriver redis;
+    private final KeyLayout keys;
+    private final PublishMode publishing;
+
+    public RedisChannels(RedisDriver redis, KeyLayout keys, PublishMode publishing) {
+        this.redis = Objects.requireNonNull(redis, "redis");
+        this.keys = Objects.requireNonNull(keys, "keys");
+        this.publishing = Objects.requireNonNull(publishing, "publishing");
+    }
+
+    @Override
+    public void publish(Channel channel, LiveEvent event) {
+        String name = keys.channel(channel);
+        String payload = MessageJson.liveEvent(event);
+        if (publishing.sharded()) {
+            redis.publish(name, payload, true);
+        }
+        if (publishing.classic()) {
+            redis.publish(name, payload, false);
+        }
+    }
+
+    @Override
+    public Connection connect(Receiver receiver) {
+        return new RedisConnection(Objects.requireNonNull(receiver, "receiver"));
+    }
+
+    private final class RedisConnection implements Connection, PubSubListener {
+
+        private final Receiver receiver;
+        /** Redis's pattern text → the domain pattern, to say which subscription matched. */
+        private final Map<String, ChannelPattern> patterns = new ConcurrentHashMap<>();
+        private final PubSubConnection upstream;
+        private volatile boolean closed;
+
+        RedisConnection(Receiver receiver) {
+            this.receiver = receiver;
+            this.upstream = redis.openPubSub(this);
+        }
+
+        @Override
+        public void subscribe(Topic topic) {
+            requireOpen();
+            switch (topic) {
+                case Channel channel -> upstream.subscribe(keys.channel(channel), publishing.sharded());
+                case ChannelPattern pattern -> {
+                    String redisPattern = keys.pattern(pattern);
+                    patterns.put(redisPattern, pattern);
+                    upstream.psubscribe(redisPattern);
+                }
+            }
+        }
+
+        @Override
+        public void unsubscribe(Topic topic) {
+            requireOpen();
+            switch (topic) {
+                case Channel channel -> upstream.unsubscribe(keys.channel(channel), publishing.sharded());
+                case ChannelPattern pattern -> {
+                    String redisPattern = keys.pattern(pattern);
+                    upstream.punsubscribe(redisPattern);
+                    patterns.remove(redisPattern);
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            upstream.close();
+        }
+
+        @Override
+        public void message(String channel, String payload) {
+            decoded(channel, payload).ifPresent(event -> receiver.onEvent(event.channel(), event.channel(), event.event()));
+        }
+
+        @Override
+        public void patternMessage(String pattern, String channel, String payload) {
+            ChannelPattern via = patterns.get(pattern);
+            if (via != null) {
+                decoded(channel, payload).ifPresent(event -> receiver.onEvent(via, event.channel(), event.event()));
+            }
+        }
+
+        @Override
+        public void resubscribed() {
+            if (!closed) {
+                receiver.onResubscribed();
+            }
+        }
+
+        /** Someone else's message on a channel we share is dropped with a warning, not delivered half-read. */
+        private Optional<Delivery> decoded(String redisChannel, String payload) {
+            if (closed) {
+                return Optional.empty();
+            }
+            Optional<Channel> channel = keys.channelNamed(redisChannel);
+            if (channel.isEmpty()) {
+                LOG.warn("dropped a message on {}, which is not a channel of this store", redisChannel);
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(new Delivery(channel.get(), MessageJson.liveEvent(payload)));
+            } catch (IllegalArgumentException e) {
+                LOG.warn("dropped a message on {} that is not a live event: {}", redisChannel, e.getMessage());
+                return Optional.empty();
+            }
+        }
+
+        private void requireOpen() {
+            if (closed) {
+                throw new IllegalStateException("this live connection is closed");
+            }
+        }
+    }
+
+    private record Delivery(Channel channel, LiveEvent event) {
+    }
+}

@@ -1,0 +1,61 @@
+package dev.pigeonhole.adapter.redis;
+
+import java.util.List;
+
+/**
+ * What the Redis algorithm needs from a client, and nothing more: run a script, run several in one
+ * pipelined round trip, publish, and hold a subscription connection. Jedis and Lettuce each
+ * implement it in their own package; everything above it (keys, scripts, JSON, the ports) is
+ * written once, against this interface.
+ *
+ * <p>Every read and write goes through a Lua script, even the one-command ones, so the driver has
+ * no per-command surface to keep in step between two clients, and every call can name the keys it
+ * touches (which is what routes it on a cluster).
+ *
+ * <p>Replies come back as plain Java values: {@code Long} for integers, {@code String} for bulk and
+ * status replies, {@code List<Object>} for arrays, {@code null} for nil (and for a Lua
+ * {@code false}). A failure to reach Redis, or an answer that does not come within the configured
+ * timeout, is a {@link dev.pigeonhole.domain.model.StoreUnavailableException}; an error reply from
+ * a script is an {@link IllegalStateException}, since it means a bug, not an outage. No client
+ * type or exception leaves an implementation.
+ *
+ * <p>Implementations are thread-safe and reconnect by themselves.
+ */
+public interface RedisDriver extends AutoCloseable {
+
+    /**
+     * Runs the script with EVALSHA, falling back to EVAL (which caches it) when the server answers
+     * NOSCRIPT. One round trip, two the first time a server sees the script.
+     */
+    Object run(ScriptCall call);
+
+    /**
+     * Runs the calls in one pipelined round trip (on a cluster, one per node involved, all in
+     * flight at once) and returns their replies in order. A call whose script the server did not
+     * know is repeated with EVAL.
+     */
+    List<Object> runAll(List<ScriptCall> calls);
+
+    /**
+     * Publishes outside a script. {@code sharded} selects SPUBLISH, which a cluster delivers
+     * within the channel's shard only; a single node is always asked for PUBLISH.
+     */
+    void publish(String channel, String payload, boolean sharded);
+
+    /** True when connected to a Redis Cluster, where every script's keys must share one slot. */
+    boolean isCluster();
+
+    /**
+     * Opens a dedicated subscription connection that delivers to {@code listener}. The driver
+     * keeps it alive: when the connection is lost it reconnects, subscribes everything again and
+     * then calls {@link PubSubListener#resubscribed()}.
+     */
+    PubSubConnection openPubSub(PubSubListener listener);
+
+    /** True if Redis answered a PING within the timeout. Never throws. */
+    boolean ping();
+
+    /** Closes every connection; closing twice is harmless. */
+    @Override
+    void close();
+}

@@ -1,0 +1,50 @@
+package dev.pigeonhole.adapter.redis;
+
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.out.PresenceRegistry;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/** "Who's online" as one sorted set of user → last-seen epoch millis. */
+public final class RedisPresenceRegistry implements PresenceRegistry {
+
+    private final RedisDriver redis;
+    private final KeyLayout keys;
+
+    public RedisPresenceRegistry(RedisDriver redis, KeyLayout keys) {
+        this.redis = Objects.requireNonNull(redis, "redis");
+        this.keys = Objects.requireNonNull(keys, "keys");
+    }
+
+    @Override
+    public Optional<Instant> touch(UserId user, Instant at) {
+        ScriptCall call = new ScriptCall(Scripts.PRESENCE_TOUCH, List.of(keys.presence()),
+                List.of(user.value(), Long.toString(at.toEpochMilli())));
+        Long previous = Reply.of(redis.run(call), Scripts.PRESENCE_TOUCH).optionalNumber(0);
+        return Optional.ofNullable(previous).map(Instant::ofEpochMilli);
+    }
+
+    @Override
+    public Set<UserId> seenSince(Instant since) {
+        ScriptCall call = new ScriptCall(Scripts.PRESENCE_SINCE, List.of(keys.presence()),
+                List.of(Long.toString(since.toEpochMilli())));
+        Set<UserId> seen = new HashSet<>();
+        Reply.of(redis.run(call), Scripts.PRESENCE_SINCE).texts(0).forEach(user -> seen.add(UserId.of(user)));
+        return Set.copyOf(seen);
+    }
+
+    @Override
+    public List<UserId> prune(Instant before) {
+        ScriptCall call = new ScriptCall(Scripts.PRESENCE_PRUNE, List.of(keys.presence()),
+                List.of(Long.toString(before.toEpochMilli())));
+        List<UserId> pruned = new ArrayList<>();
+        Reply.of(redis.run(call), Scripts.PRESENCE_PRUNE).texts(0).forEach(user -> pruned.add(UserId.of(user)));
+        return List.copyOf(pruned);
+    }
+}

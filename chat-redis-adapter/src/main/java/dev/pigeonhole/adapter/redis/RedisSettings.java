@@ -1,0 +1,123 @@
+package dev.pigeonhole.adapter.redis;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Where Redis is and how long to wait for it; each driver turns this into its own client's
+ * configuration.
+ *
+ * @param endpoint       a single node or a cluster
+ * @param connectTimeout how long a connection attempt may take (default 2 s)
+ * @param commandTimeout how long a call may wait for its answer before it counts as unavailable
+ *                       (default 2 s)
+ * @param clientName     sent with CLIENT SETNAME on every connection, so an operator (or a test)
+ *                       can find this process's connections in CLIENT LIST
+ */
+public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration commandTimeout, String clientName) {
+
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+    private static final Pattern CLIENT_NAME = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+
+    public RedisSettings {
+        Objects.requireNonNull(endpoint, "endpoint");
+        positive("connectTimeout", connectTimeout);
+        positive("commandTimeout", commandTimeout);
+        Objects.requireNonNull(clientName, "clientName");
+        if (!CLIENT_NAME.matcher(clientName).matches()) {
+            throw new IllegalArgumentException("a client name is 1 to 64 of A-Z a-z 0-9 . _ : -, not '" + clientName + "'");
+        }
+    }
+
+    /** Default timeouts and the client name {@code pigeonhole}. */
+    public static RedisSettings of(Endpoint endpoint) {
+        return new RedisSettings(endpoint, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT, "pigeonhole");
+    }
+
+    public RedisSettings withTimeouts(Duration connect, Duration command) {
+        return new RedisSettings(endpoint, connect, command, clientName);
+    }
+
+    public RedisSettings withClientName(String name) {
+        return new RedisSettings(endpoint, connectTimeout, commandTimeout, name);
+    }
+
+    private static void positive(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isZero() || value.isNegative()) {
+            throw new IllegalArgumentException(name + " must be positive, not " + value);
+        }
+    }
+
+    /** Where to connect. */
+    public sealed interface Endpoint {
+
+        /** Parses {@code redis://[[user]:password@]host[:port][/db]}. */
+        static Single single(String url) {
+            return new Single(URI.create(url));
+        }
+
+        /** Parses {@code host:port,host:port,...}: any reachable node of the cluster will do. */
+        static Cluster cluster(String seeds) {
+            return new Cluster(List.of(seeds.split(",")).stream().map(String::strip).filter(s -> !s.isEmpty())
+                    .map(HostAndPort::parse).toList());
+        }
+    }
+
+    /** One Redis server, by URL ({@code redis://} or {@code rediss://} for TLS). */
+    public record Single(URI url) implements Endpoint {
+        public Single {
+            Objects.requireNonNull(url, "url");
+            if (!"redis".equals(url.getScheme()) && !"rediss".equals(url.getScheme())) {
+                throw new IllegalArgumentException("a Redis URL starts with redis:// or rediss://, not '" + url + "'");
+            }
+            if (url.getHost() == null) {
+                throw new IllegalArgumentException("a Redis URL names a host: '" + url + "'");
+            }
+        }
+
+        /** The port in the URL, or Redis's 6379. */
+        public int port() {
+            return url.getPort() == -1 ? 6379 : url.getPort();
+        }
+    }
+
+    /** A Redis Cluster, found through any of its seed nodes. */
+    public record Cluster(List<HostAndPort> seeds) implements Endpoint {
+        public Cluster {
+            seeds = List.copyOf(seeds);
+            if (seeds.isEmpty()) {
+                throw new IllegalArgumentException("a cluster needs at least one seed node host:port");
+            }
+        }
+    }
+
+    public record HostAndPort(String host, int port) {
+        public HostAndPort {
+            Objects.requireNonNull(host, "host");
+            if (host.isBlank() || port < 1 || port > 65535) {
+                throw new IllegalArgumentException("not a host and port: " + host + ":" + port);
+            }
+        }
+
+        public static HostAndPort parse(String text) {
+            int colon = text.lastIndexOf(':');
+            if (colon <= 0 || colon == text.length() - 1) {
+                throw new IllegalArgumentException("expected host:port, got '" + text + "'");
+            }
+            try {
+                return new HostAndPort(text.substring(0, colon), Integer.parseInt(text.substring(colon + 1)));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("expected host:port with a numeric port, got '" + text + "'");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.pigeonhole.adapter.redis;
+
+/**
+ * Every Lua script of the adapter, loaded once. Each lives in {@code lua/<name>.lua} beside this
+ * class, where its header says which keys and arguments it takes.
+ */
+final class Scripts {
+
+    static final LuaScript CHAT_OPEN = LuaScript.load("chat_open");
+    static final LuaScript CHAT_SEND = LuaScript.load("chat_send");
+    static final LuaScript CHAT_READ = LuaScript.load("chat_read");
+    static final LuaScript CHAT_ACKNOWLEDGE = LuaScript.load("chat_acknowledge");
+    static final LuaScript CHAT_JOIN = LuaScript.load("chat_join");
+    static final LuaScript CHAT_LEAVE = LuaScript.load("chat_leave");
+    static final LuaScript CHAT_SUMMARY = LuaScript.load("chat_summary");
+    static final LuaScript CHAT_EXISTS = LuaScript.load("chat_exists");
+    static final LuaScript COUNTER_NEXT = LuaScript.load("counter_next");
+    static final LuaScript INDEX_ADD = LuaScript.load("index_add");
+    static final LuaScript INDEX_REMOVE = LuaScript.load("index_remove");
+    static final LuaScript INDEX_LIST = LuaScript.load("index_list");
+    static final LuaScript MAILBOX_DELIVER = LuaScript.load("mailbox_deliver");
+    static final LuaScript MAILBOX_TAKE = LuaScript.load("mailbox_take");
+    static final LuaScript PRESENCE_TOUCH = LuaScript.load("presence_touch");
+    static final LuaScript PRESENCE_SINCE = LuaScript.load("presence_since");
+    static final LuaScript PRESENCE_PRUNE = LuaScript.load("presence_prune");
+    static final LuaScript LOCK_ACQUIRE = LuaScript.load("lock_acquire");
+    static final LuaScript LOCK_RELEASE = LuaScript.load("lock_release");
+
+    private Scripts() {
+    }
+}

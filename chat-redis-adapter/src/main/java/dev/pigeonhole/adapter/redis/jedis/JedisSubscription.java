@@ -1,0 +1,296 @@
+package dev.pigeonhole.adapter.redis.jedis;
+
+import dev.pigeonhole.adapter.redis.PubSubConnection;
+import dev.pigeonhole.adapter.redis.PubSubListener;
+import dev.pigeonhole.adapter.redis.RedisSettings;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A {@link PubSubConnection}: one {@link Subscriber} for classic channels and patterns, and on a
+ * cluster one more per node that owns a subscribed sharded channel, since SSUBSCRIBE is served
+ * only by the node that owns the channel's slot.
+ */
+final class JedisSubscription implements PubSubConnection {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JedisSubscription.class);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private final PubSubListener listener;
+    private final JedisClientConfig config;
+    private final JedisFailures failures;
+    private final long commandTimeoutMillis;
+    private final long connectTimeoutMillis;
+    private final HostAndPort singleNode;
+    private final ClusterHandle cluster;
+    private final Consumer<JedisSubscription> onClose;
+    private final int id = SEQUENCE.incrementAndGet();
+
+    /** Serializes listener calls across the subscriber threads of a cluster. */
+    private final ReentrantLock delivery = new ReentrantLock();
+    private final Subscriber classic;
+    /** Guarded by {@code this}. */
+    private final Map<HostAndPort, Subscriber> shards = new HashMap<>();
+    /**
+     * Guarded by {@code this}. A drop usually takes every node's connection at once; the listener
+     * hears one {@code resubscribed()} when the last of them is back, not one per connection, so
+     * that nothing it publishes after hearing it can miss a connection still recovering.
+     */
+    private boolean resubscriptionOwed;
+    private volatile boolean closed;
+
+    JedisSubscription(PubSubListener listener, JedisClientConfig config, RedisSettings settings, HostAndPort singleNode,
+            ClusterHandle cluster, JedisFailures failures, Consumer<JedisSubscription> onClose) {
+        this.listener = listener;
+        this.config = config;
+        this.failures = failures;
+        this.commandTimeoutMillis = settings.commandTimeout().toMillis();
+        this.connectTimeoutMillis = settings.connectTimeout().toMillis();
+        this.singleNode = singleNode;
+        this.cluster = cluster;
+        this.onClose = onClose;
+        this.classic = new Subscriber("redis-pubsub-" + id, false, new ClassicHost(), config, failures,
+                commandTimeoutMillis, connectTimeoutMillis);
+    }
+
+    @Override
+    public void subscribe(String channel, boolean sharded) {
+        Objects.requireNonNull(channel, "channel");
+        if (sharded && cluster != null) {
+            Subscriber.Key key = new Subscriber.Key(Subscriber.Kind.SHARDED, channel);
+            shardFor(key, true).change(key, true);
+        } else {
+            classic.change(new Subscriber.Key(Subscriber.Kind.CHANNEL, channel), true);
+        }
+    }
+
+    @Override
+    public void unsubscribe(String channel, boolean sharded) {
+        Objects.requireNonNull(channel, "channel");
+        if (sharded && cluster != null) {
+            Subscriber.Key key = new Subscriber.Key(Subscriber.Kind.SHARDED, channel);
+            // A reroute may hand the channel to another node while this runs; look again after.
+            for (int attempt = 0; attempt < 3; attempt++) {
+                Subscriber holder = shardFor(key, false);
+                if (holder == null) {
+                    return;
+                }
+                holder.change(key, false);
+            }
+        } else {
+            classic.change(new Subscriber.Key(Subscriber.Kind.CHANNEL, channel), false);
+        }
+    }
+
+    @Override
+    public void psubscribe(String pattern) {
+        Objects.requireNonNull(pattern, "pattern");
+        classic.change(new Subscriber.Key(Subscriber.Kind.PATTERN, pattern), true);
+    }
+
+    @Override
+    public void punsubscribe(String pattern) {
+        Objects.requireNonNull(pattern, "pattern");
+        classic.change(new Subscriber.Key(Subscriber.Kind.PATTERN, pattern), false);
+    }
+
+    @Override
+    public void close() {
+        List<Subscriber> all;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            all = new ArrayList<>(shards.values());
+        }
+        all.add(classic);
+        for (Subscriber subscriber : all) {
+            subscriber.close();
+        }
+        for (Subscriber subscriber : all) {
+            subscriber.join();
+        }
+        onClose.accept(this);
+    }
+
+    /**
+     * The subscriber that holds a sharded channel, or, when subscribing, the one for the node
+     * that owns its slot now.
+     */
+    private Subscriber shardFor(Subscriber.Key key, boolean create) {
+        HostAndPort owner;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the pub/sub connection is closed");
+            }
+            for (Subscriber shard : shards.values()) {
+                if (shard.holds(key)) {
+                    return shard;
+                }
+            }
+        }
+        if (!create) {
+            return null;
+        }
+        try {
+            owner = cluster.ownerOf(key.name());
+        } catch (JedisException e) {
+            throw failures.unavailable(key.command(true), e);
+        }
+        return shard(owner);
+    }
+
+    private synchronized Subscriber shard(HostAndPort node) {
+        if (closed) {
+            throw new IllegalStateException("the pub/sub connection is closed");
+        }
+        return shards.computeIfAbsent(node, n -> new Subscriber("redis-pubsub-" + id + "-" + n, true, new ShardHost(n),
+                config, failures, commandTimeoutMillis, connectTimeoutMillis));
+    }
+
+    /**
+     * After a node's connection failed, asks the cluster where each of its channels lives now
+     * and moves those that changed node.
+     */
+    private void reroute(Subscriber from, HostAndPort node) {
+        if (closed) {
+            return;
+        }
+        cluster.refresh();
+        Map<HostAndPort, Set<Subscriber.Key>> moves = new HashMap<>();
+        for (Subscriber.Key key : from.desired()) {
+            try {
+                HostAndPort owner = cluster.ownerOf(key.name());
+                if (!owner.equals(node)) {
+                    moves.computeIfAbsent(owner, n -> new HashSet<>()).add(key);
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("cannot locate the slot of {} yet: {}", key.name(), e.toString());
+            }
+        }
+        // Under this lock, so that looking up a channel's holder never falls between the two.
+        synchronized (this) {
+            for (Map.Entry<HostAndPort, Set<Subscriber.Key>> move : moves.entrySet()) {
+                if (closed) {
+                    return;
+                }
+                Set<Subscriber.Key> released = from.release(move.getValue());
+                if (!released.isEmpty()) {
+                    LOG.info("sharded channels {} moved from {} to {}", released, node, move.getKey());
+                    shard(move.getKey()).adopt(released);
+                }
+            }
+        }
+    }
+
+    private void deliver(Runnable call) {
+        // Polling instead of blocking: close() may be called from a listener on another
+        // subscriber thread, which holds this lock while it waits for this thread to end.
+        try {
+            while (!delivery.tryLock(50, TimeUnit.MILLISECONDS)) {
+                if (closed) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        try {
+            if (!closed) {
+                call.run();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("a pub/sub listener failed; the connection goes on", e);
+        } finally {
+            delivery.unlock();
+        }
+    }
+
+    /** What every subscriber of this connection shares: delivery to the one listener. */
+    private abstract class Delivering implements Subscriber.Host {
+        @Override
+        public void message(String channel, String payload) {
+            deliver(() -> listener.message(channel, payload));
+        }
+
+        @Override
+        public void patternMessage(String pattern, String channel, String payload) {
+            deliver(() -> listener.patternMessage(pattern, channel, payload));
+        }
+
+        @Override
+        public void lost(Subscriber subscriber) {
+            synchronized (JedisSubscription.this) {
+                resubscriptionOwed = true;
+            }
+        }
+
+        @Override
+        public void resubscribed() {
+            synchronized (JedisSubscription.this) {
+                if (!resubscriptionOwed || classic.isRecovering()
+                        || shards.values().stream().anyMatch(Subscriber::isRecovering)) {
+                    return;
+                }
+                resubscriptionOwed = false;
+            }
+            deliver(listener::resubscribed);
+        }
+    }
+
+    /** Classic pub/sub reaches every node of a cluster, so any node will do; try the next after a failure. */
+    private final class ClassicHost extends Delivering {
+        private int next;
+
+        @Override
+        public HostAndPort node() {
+            if (cluster == null) {
+                return singleNode;
+            }
+            List<HostAndPort> nodes = cluster.nodes();
+            return nodes.get(Math.floorMod(next, nodes.size()));
+        }
+
+        @Override
+        public void disrupted(Subscriber subscriber) {
+            if (cluster != null) {
+                next++;
+                cluster.refresh();
+            }
+        }
+    }
+
+    private final class ShardHost extends Delivering {
+        private final HostAndPort node;
+
+        ShardHost(HostAndPort node) {
+            this.node = node;
+        }
+
+        @Override
+        public HostAndPort node() {
+            return node;
+        }
+
+        @Override
+        public void disrupted(Subscriber subscriber) {
+            reroute(subscriber, node);
+        }
+    }
+}

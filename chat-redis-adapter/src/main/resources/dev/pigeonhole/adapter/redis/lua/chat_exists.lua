@@ -1,0 +1,2 @@
+-- KEYS: members
+return { 'OK', redis.call('EXISTS', KEYS[1]) }

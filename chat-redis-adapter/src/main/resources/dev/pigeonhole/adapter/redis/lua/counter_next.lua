@@ -1,0 +1,2 @@
+-- KEYS: counter
+return { 'OK', redis.call('INCR', KEYS[1]) }

@@ -1,0 +1,8 @@
+-- Appends to a mailbox unless it is full.
+-- KEYS: mailbox
+-- ARGV: message JSON, capacity
+if redis.call('LLEN', KEYS[1]) >= tonumber(ARGV[2]) then
+  return { 'FULL' }
+end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+return { 'OK' }

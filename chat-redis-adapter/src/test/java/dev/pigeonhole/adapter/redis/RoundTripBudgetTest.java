@@ -1,0 +1,158 @@
+package dev.pigeonhole.adapter.redis;
+
+import dev.pigeonhole.adapter.redis.fixture.RedisServers;
+import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.DirectMessage;
+import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.UserId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The reason this adapter exists, as numbers a test can hold it to: the round trips each hot
+ * operation costs, counted at the driver for both clients on a single node and on a cluster, and
+ * the scripts behind them counted by the server itself.
+ *
+ * <p>Redis in Action's send takes a lock and six round trips; its fetch costs 2K+3 for a user in
+ * K chats. Here a send is one, and pending is two whatever K is.
+ */
+class RoundTripBudgetTest {
+
+    private static final Instant AT = Instant.parse("2026-11-21T10:00:00Z");
+
+    private RedisStoreFixture store;
+    private CountingDriver counting;
+    private RedisTarget target;
+
+    static Stream<Arguments> configurations() {
+        return Stream.of(
+                Arguments.of(RedisClientKind.JEDIS, false),
+                Arguments.of(RedisClientKind.JEDIS, true));
+    }
+
+    @AfterEach
+    void closeStore() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, cluster: {1}")
+    @MethodSource("configurations")
+    void a_send_is_one_round_trip_and_one_script(RedisClientKind client, boolean cluster) {
+        open(client, cluster);
+        UserId alice = user();
+        ChatId chat = chatWith(alice, user());
+        store.chats().send(chat, alice, "warm-up", AT); // the first call may have to load the script
+
+        assertThat(cost(() -> store.chats().send(chat, alice, "hello", AT)))
+                .isEqualTo(new Cost(1, 1));
+    }
+
+    @ParameterizedTest(name = "{0}, cluster: {1}")
+    @MethodSource("configurations")
+    void pending_is_two_round_trips_whatever_the_number_of_chats(RedisClientKind client, boolean cluster) {
+        open(client, cluster);
+        UserId alice = user();
+        UserId bob = user();
+        List<ChatId> chats = new ArrayList<>();
+        for (int k = 1; k <= 100; k++) {
+            ChatId chat = chatWith(alice, bob);
+            store.chats().send(chat, bob, "news " + k, AT);
+            chats.add(chat);
+            if (k == 1 || k == 10 || k == 100) {
+                store.chats().pending(alice, 1000); // warm-up at this size
+                List<PendingChat> seen = new ArrayList<>();
+                Cost cost = cost(() -> seen.addAll(store.chats().pending(alice, 1000)));
+
+                assertThat(seen).as("pending in %d chats", k).hasSize(k)
+                        .allSatisfy(p -> assertThat(p.unread()).isEqualTo(1));
+                // One read of the user's index, then one script per chat in a single pipelined batch.
+                assertThat(cost).as("pending in %d chats", k).isEqualTo(new Cost(2, 1 + k));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, cluster: {1}")
+    @MethodSource("configurations")
+    void acknowledge_read_and_list_cost_what_they_promise(RedisClientKind client, boolean cluster) {
+        open(client, cluster);
+        UserId alice = user();
+        UserId bob = user();
+        ChatId chat = chatWith(alice, bob);
+        store.chats().send(chat, bob, "one", AT);
+        store.chats().send(chat, bob, "two", AT);
+        store.chats().acknowledge(alice, chat, 1);
+        store.chats().messagesAfter(alice, chat, 0, 10);
+        store.chats().chatsOf(alice);
+
+        assertThat(cost(() -> store.chats().acknowledge(alice, chat, 2))).as("acknowledge").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.chats().messagesAfter(alice, chat, 0, 10))).as("read").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.chats().chatsOf(alice))).as("chat list").isEqualTo(new Cost(2, 2));
+    }
+
+    @ParameterizedTest(name = "{0}, cluster: {1}")
+    @MethodSource("configurations")
+    void mailbox_and_presence_calls_are_one_round_trip_each(RedisClientKind client, boolean cluster) {
+        open(client, cluster);
+        UserId alice = user();
+        DirectMessage note = new DirectMessage(AT, user(), "ping");
+        store.mailboxes().deliver(alice, note);
+        store.mailboxes().take(alice, 10);
+        store.presence().touch(alice, AT);
+
+        assertThat(cost(() -> store.mailboxes().deliver(alice, note))).as("deliver").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.mailboxes().take(alice, 10))).as("take").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.presence().touch(alice, AT.plusSeconds(1)))).as("touch").isEqualTo(new Cost(1, 1));
+    }
+
+    /** Round trips asked of the driver, and script calls the server saw (EVALSHA and EVAL together). */
+    record Cost(long roundTrips, long scripts) {
+    }
+
+    private Cost cost(Runnable operation) {
+        long tripsBefore = counting.roundTrips();
+        long scriptsBefore = scripts();
+        operation.run();
+        return new Cost(counting.roundTrips() - tripsBefore, scripts() - scriptsBefore);
+    }
+
+    /**
+     * Script calls on the server. Other tests' fixtures may share it, but they are not running:
+     * the suite runs one test at a time.
+     */
+    private long scripts() {
+        return target.commandCalls("evalsha") + target.commandCalls("eval");
+    }
+
+    private void open(RedisClientKind client, boolean cluster) {
+        target = cluster ? RedisServers.cluster() : RedisServers.single();
+        store = new RedisStoreFixture(target, client, KeyLayout::tagged, Limits.DEFAULTS, driver -> {
+            counting = new CountingDriver(driver);
+            return counting;
+        });
+    }
+
+    private ChatId chatWith(UserId creator, UserId other) {
+        ChatId chat = store.chats().newChatId();
+        store.chats().open(chat, creator, Set.of(other), "hello", AT);
+        return chat;
+    }
+
+    private static UserId user() {
+        return UserId.of("u" + UUID.randomUUID().toString().substring(0, 8));
+    }
+}
