@@ -40,7 +40,9 @@ class RoundTripBudgetTest {
     static Stream<Arguments> configurations() {
         return Stream.of(
                 Arguments.of(RedisClientKind.JEDIS, false),
-                Arguments.of(RedisClientKind.JEDIS, true));
+                Arguments.of(RedisClientKind.LETTUCE, false),
+                Arguments.of(RedisClientKind.JEDIS, true),
+                Arguments.of(RedisClientKind.LETTUCE, true));
     }
 
     @AfterEach

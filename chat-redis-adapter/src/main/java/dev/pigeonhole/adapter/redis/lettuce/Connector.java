@@ -1,0 +1,209 @@
+package dev.pigeonhole.adapter.redis.lettuce;
+
+import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.MaintNotificationsConfig;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
+import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Owns the Lettuce client of one {@link LettuceDriver} and its one shared command connection.
+ * Lettuce multiplexes every caller's commands onto that connection and pipelines them, so one is
+ * all a process needs; a second one would only add a socket.
+ *
+ * <p>The connection is first attempted in the background while the driver is built, and a failed
+ * attempt is simply repeated by the next call, so the driver can be built while Redis is still
+ * starting. Once connected, Lettuce keeps the connection and reconnects it by itself.
+ *
+ * @param <C> the connection type: single node or cluster
+ */
+abstract sealed class Connector<C extends StatefulConnection<String, String>> permits NodeConnector, ClusterConnector {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Connector.class);
+
+    final RedisSettings settings;
+    final ClientResources resources;
+    private final AtomicReference<CompletableFuture<C>> connection = new AtomicReference<>();
+    private volatile BaseRedisAsyncCommands<String, String> commands;
+    private volatile boolean closed;
+
+    /**
+     * The longest Lettuce waits between two reconnect attempts. Its default backs off to 30 s, so
+     * after an outage of a minute a server that is back could go unused for half a minute more.
+     */
+    private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(2);
+
+    Connector(RedisSettings settings) {
+        this.settings = settings;
+        // Jittered, so that many processes losing one Redis do not all come back in step.
+        this.resources = DefaultClientResources.builder()
+                .reconnectDelay(Delay.equalJitter(Duration.ZERO, MAX_RECONNECT_DELAY, 1, TimeUnit.MILLISECONDS))
+                .build();
+    }
+
+    static Connector<?> of(RedisSettings settings) {
+        return switch (settings.endpoint()) {
+            case RedisSettings.Single single -> NodeConnector.create(settings, single);
+            case RedisSettings.Cluster cluster -> new ClusterConnector(settings, cluster);
+        };
+    }
+
+    /**
+     * What every connection of the driver shares.
+     * <ul>
+     * <li>RESP3, pinned rather than negotiated. Over RESP2 a subscription connection matches
+     * replies to commands by position, and a SUBSCRIBE of several channels (which is how Lettuce
+     * resubscribes after a reconnect) answers once per channel: the extra confirmations complete
+     * the commands queued behind it, so no reply on that connection can be trusted until they
+     * have drained. RESP3 sends confirmations as push messages, matched by kind, and leaves
+     * ordinary replies in order. What RESP3 changes in script replies (booleans, doubles, maps)
+     * {@link ReplyOutput} maps back to the RESP2 shapes.</li>
+     * <li>Reject while disconnected: Lettuce's default buffers commands until the connection is
+     * back, so a caller would wait out its timeout and a buffered write could run long after the
+     * caller gave up. Rejecting makes an outage a prompt {@link StoreUnavailableException}, and
+     * also fails the commands in flight when a connection drops instead of replaying them.</li>
+     * <li>Maintenance notifications (managed Redis announcing failovers over RESP3) are off,
+     * so that a reconnect is a plain reconnect.</li>
+     * </ul>
+     */
+    static <B extends ClientOptions.Builder> B configure(B builder, RedisSettings settings) {
+        builder.protocolVersion(ProtocolVersion.RESP3)
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .maintNotificationsConfig(MaintNotificationsConfig.disabled())
+                .socketOptions(SocketOptions.builder().connectTimeout(settings.connectTimeout()).keepAlive(true).build())
+                .timeoutOptions(TimeoutOptions.enabled(settings.commandTimeout()));
+        return builder;
+    }
+
+    /** A node's URI with what every connection sends on connect: its name, and the timeout of the handshake. */
+    static RedisURI.Builder uri(RedisSettings settings, String host, int port) {
+        return RedisURI.builder()
+                .withHost(host)
+                .withPort(port)
+                .withTimeout(settings.commandTimeout())
+                .withClientName(settings.clientName());
+    }
+
+    /** Where Redis is, for messages and logs; never shows a password. */
+    abstract String endpoint();
+
+    abstract boolean isCluster();
+
+    abstract AbstractRedisClient client();
+
+    abstract CompletableFuture<C> connect();
+
+    abstract BaseRedisAsyncCommands<String, String> commandsOf(C connection);
+
+    /** True when every node serving the data answered PING. */
+    abstract CompletableFuture<Boolean> ping(C connection);
+
+    /** A new subscription connection, the cluster kind on a cluster. */
+    abstract CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub(C connection);
+
+    /** The shared connection's commands, connecting first if needed; {@link StoreUnavailableException} if that fails. */
+    final BaseRedisAsyncCommands<String, String> commands(Failures failures, long deadline) {
+        BaseRedisAsyncCommands<String, String> ready = commands;
+        if (ready != null) {
+            return ready;
+        }
+        C connected = failures.await(connection(), "the shared connection", deadline);
+        ready = commandsOf(connected);
+        commands = ready;
+        return ready;
+    }
+
+    final CompletableFuture<Boolean> ping() {
+        return connection().thenCompose(this::ping);
+    }
+
+    final CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub() {
+        // On a cluster the subscription connection needs the topology the command connection loads.
+        return connection().thenCompose(this::connectPubSub);
+    }
+
+    /**
+     * The attempt in progress or the connection it made. A failed attempt is replaced by a new one
+     * on the next call; concurrent callers share one attempt instead of each opening a socket.
+     */
+    final CompletableFuture<C> connection() {
+        while (true) {
+            CompletableFuture<C> current = connection.get();
+            if (current != null && !current.isCompletedExceptionally()) {
+                return current;
+            }
+            if (closed) {
+                return CompletableFuture.failedFuture(
+                        new StoreUnavailableException("the Redis driver for " + endpoint() + " is closed", null));
+            }
+            CompletableFuture<C> attempt = new CompletableFuture<>();
+            if (connection.compareAndSet(current, attempt)) {
+                try {
+                    connect().whenComplete((connected, failure) -> {
+                        if (failure != null) {
+                            LOG.debug("connecting to Redis at {} failed", endpoint(), failure);
+                            attempt.completeExceptionally(failure);
+                        } else {
+                            attempt.complete(connected);
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    attempt.completeExceptionally(e);
+                }
+                return attempt;
+            }
+        }
+    }
+
+    /** Closes every connection the client made, then the event loops. Idempotent. */
+    final synchronized void shutdown() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        Duration timeout = settings.commandTimeout();
+        CompletableFuture<C> current = connection.get();
+        if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
+            // Closed first, and waited for: a cluster connection closes its node connections and
+            // takes them off the client's list, which the client would otherwise close a second
+            // time (and warn about each).
+            try {
+                current.join().closeAsync().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                LOG.debug("closing the connection to {} did not finish cleanly", endpoint(), e);
+            }
+        }
+        try {
+            client().shutdown(Duration.ZERO, timeout);
+        } catch (RuntimeException e) {
+            LOG.warn("closing the Lettuce client for {} failed", endpoint(), e);
+        }
+        try {
+            resources.shutdown(0, timeout.toMillis(), TimeUnit.MILLISECONDS).get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.warn("stopping Lettuce's event loops for {} failed", endpoint(), e);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.pigeonhole.adapter.redis.lettuce;
+
+import dev.pigeonhole.adapter.redis.RedisSettings;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+
+/** One Redis server, through {@link RedisClient}. */
+final class NodeConnector extends Connector<StatefulRedisConnection<String, String>> {
+
+    private final RedisURI uri;
+    private final RedisClient client;
+    private final String endpoint;
+
+    private NodeConnector(RedisSettings settings, RedisURI uri, String endpoint) {
+        super(settings);
+        this.uri = uri;
+        this.endpoint = endpoint;
+        this.client = RedisClient.create(resources, uri);
+        client.setOptions(configure(ClientOptions.builder(), settings).build());
+    }
+
+    /** Reads the URL first, so that a malformed one fails before any thread is started. */
+    static NodeConnector create(RedisSettings settings, RedisSettings.Single single) {
+        URI url = single.url();
+        boolean tls = "rediss".equals(url.getScheme());
+        int database = database(url);
+        RedisURI.Builder builder = uri(settings, unbracketed(url.getHost()), single.port()).withSsl(tls).withDatabase(database);
+        String userInfo = url.getUserInfo();
+        if (userInfo != null && !userInfo.isEmpty()) {
+            int colon = userInfo.indexOf(':');
+            String user = colon < 0 ? "" : userInfo.substring(0, colon);
+            // Without a colon the whole user-info is a password, as in redis://secret@host.
+            String password = colon < 0 ? userInfo : userInfo.substring(colon + 1);
+            builder = user.isEmpty() ? builder.withPassword(password) : builder.withAuthentication(user, password);
+        }
+        String endpoint = url.getScheme() + "://" + url.getHost() + ":" + single.port() + "/" + database;
+        return new NodeConnector(settings, builder.build(), endpoint);
+    }
+
+    private static String unbracketed(String host) {
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    private static int database(URI url) {
+        String path = url.getPath();
+        if (path == null || path.isEmpty() || path.equals("/")) {
+            return 0;
+        }
+        try {
+            int database = Integer.parseInt(path.substring(1));
+            if (database >= 0) {
+                return database;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("the path of a Redis URL is a database number, not '" + path + "'");
+    }
+
+    @Override
+    String endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    boolean isCluster() {
+        return false;
+    }
+
+    @Override
+    AbstractRedisClient client() {
+        return client;
+    }
+
+    @Override
+    CompletableFuture<StatefulRedisConnection<String, String>> connect() {
+        return client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture();
+    }
+
+    @Override
+    BaseRedisAsyncCommands<String, String> commandsOf(StatefulRedisConnection<String, String> connection) {
+        return connection.async();
+    }
+
+    @Override
+    CompletableFuture<Boolean> ping(StatefulRedisConnection<String, String> connection) {
+        return connection.async().ping().toCompletableFuture().thenApply("PONG"::equalsIgnoreCase);
+    }
+
+    @Override
+    CompletableFuture<StatefulRedisPubSubConnection<String, String>> connectPubSub(
+            StatefulRedisConnection<String, String> connection) {
+        return client.connectPubSubAsync(StringCodec.UTF8, uri).toCompletableFuture();
+    }
+}

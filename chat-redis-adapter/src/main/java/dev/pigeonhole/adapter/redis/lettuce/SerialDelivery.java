@@ -1,0 +1,85 @@
+package dev.pigeonhole.adapter.redis.lettuce;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Runs listener calls one at a time, in the order they were handed in, on the threads that hand
+ * them in, and stops for good at {@link #close()}.
+ *
+ * <p>On a cluster the messages of one subscription connection arrive on several Netty event loops
+ * (one per node connection), so Lettuce alone does not make the calls sequential. A lock would
+ * make one event loop wait for another; instead whichever thread finds nobody delivering drains
+ * the queue, and the others only enqueue and return. No thread ever waits here except
+ * {@link #close()}, for the one call that may be running.
+ */
+final class SerialDelivery {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SerialDelivery.class);
+
+    private final String name;
+    private final Queue<Runnable> pending = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean draining = new AtomicBoolean();
+    /** Held around each call, so that {@link #close()} can wait for the running one. */
+    private final Object callLock = new Object();
+    private volatile boolean closed;
+    private volatile Thread calling;
+
+    SerialDelivery(String name) {
+        this.name = name;
+    }
+
+    void submit(Runnable call) {
+        if (closed) {
+            return;
+        }
+        pending.add(call);
+        // Re-check after releasing: a call enqueued while the drainer was finishing would
+        // otherwise wait for the next message.
+        while (!pending.isEmpty() && draining.compareAndSet(false, true)) {
+            try {
+                drain();
+            } finally {
+                draining.set(false);
+            }
+        }
+    }
+
+    private void drain() {
+        Runnable call;
+        while ((call = pending.poll()) != null) {
+            synchronized (callLock) {
+                if (closed) {
+                    pending.clear();
+                    return;
+                }
+                calling = Thread.currentThread();
+                try {
+                    call.run();
+                } catch (RuntimeException e) {
+                    // The listener's bug must not stop delivery nor reach Lettuce's event loop.
+                    LOG.error("{}: the subscription listener failed", name, e);
+                } finally {
+                    calling = null;
+                }
+            }
+        }
+    }
+
+    /** True on the thread that is running a listener call right now. */
+    boolean isCallingOnThisThread() {
+        return calling == Thread.currentThread();
+    }
+
+    /** After this returns no call starts; a call running on another thread is waited for. */
+    void close() {
+        closed = true;
+        synchronized (callLock) {
+            pending.clear();
+        }
+    }
+}

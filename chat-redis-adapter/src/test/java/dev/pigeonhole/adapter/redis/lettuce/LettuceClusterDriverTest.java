@@ -1,0 +1,20 @@
+package dev.pigeonhole.adapter.redis.lettuce;
+
+import dev.pigeonhole.adapter.redis.RedisDriver;
+import dev.pigeonhole.adapter.redis.RedisDriverContract;
+import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.adapter.redis.fixture.RedisServers;
+import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+
+class LettuceClusterDriverTest extends RedisDriverContract {
+
+    @Override
+    protected RedisTarget target() {
+        return RedisServers.cluster();
+    }
+
+    @Override
+    protected RedisDriver newDriver(RedisSettings settings) {
+        return new LettuceDriver(settings);
+    }
+}
