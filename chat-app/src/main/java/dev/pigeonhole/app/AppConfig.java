@@ -12,10 +12,12 @@ import java.util.Objects;
  * Everything the composition root needs to know, already validated. Defaults are the values
  * DESIGN.md promises, so {@code AppConfig.defaults()} runs a complete in-memory system.
  */
-public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow, int liveQueueCapacity) {
+public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow, int liveQueueCapacity,
+                        RedisConfig redis) {
 
     public AppConfig {
         Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(limits, "limits");
         presenceWindow = new ListOnlineUsers.Query(presenceWindow).within();
         if (liveQueueCapacity < 1) {
@@ -25,18 +27,23 @@ public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow,
 
     public static AppConfig defaults() {
         return new AppConfig(StoreKind.MEMORY, Limits.DEFAULTS, PresenceService.DEFAULT_WINDOW,
-                SubscriptionMultiplexer.DEFAULT_QUEUE_CAPACITY);
+                SubscriptionMultiplexer.DEFAULT_QUEUE_CAPACITY, RedisConfig.defaults());
+    }
+
+    /** Redis as the store, reached and laid out as {@code value} says. */
+    public AppConfig withRedis(RedisConfig value) {
+        return new AppConfig(StoreKind.REDIS, limits, presenceWindow, liveQueueCapacity, value);
     }
 
     public AppConfig withLimits(Limits value) {
-        return new AppConfig(store, value, presenceWindow, liveQueueCapacity);
+        return new AppConfig(store, value, presenceWindow, liveQueueCapacity, redis);
     }
 
     public AppConfig withPresenceWindow(Duration value) {
-        return new AppConfig(store, limits, value, liveQueueCapacity);
+        return new AppConfig(store, limits, value, liveQueueCapacity, redis);
     }
 
     public AppConfig withLiveQueueCapacity(int value) {
-        return new AppConfig(store, limits, presenceWindow, value);
+        return new AppConfig(store, limits, presenceWindow, value, redis);
     }
 }

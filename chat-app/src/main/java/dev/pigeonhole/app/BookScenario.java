@@ -10,10 +10,11 @@ import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
 import dev.pigeonhole.domain.port.in.CreateChat;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
 import dev.pigeonhole.domain.port.in.FetchPending;
+import dev.pigeonhole.domain.port.in.LeaveChat;
 import dev.pigeonhole.domain.port.in.SendMessage;
 import dev.pigeonhole.domain.port.in.TakeDirectMessages;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -30,9 +31,9 @@ final class BookScenario {
     static final ChatId CHAT = ChatId.of("827");
 
     private final Pigeonhole app;
-    private final PrintStream out;
+    private final PrintWriter out;
 
-    BookScenario(Pigeonhole app, PrintStream out) {
+    BookScenario(Pigeonhole app, PrintWriter out) {
         this.app = app;
         this.out = out;
     }
@@ -61,6 +62,12 @@ final class BookScenario {
         out.println();
         out.println("jason22 takes from the mailbox:");
         mailbox.forEach(message -> out.printf("  %s: %s%n", message.sender(), message.body()));
+
+        // Both leave, so the chat is deleted and the demo can run again on the same Redis.
+        app.leaveChat().leave(new LeaveChat.Command(CHAT, JASON));
+        app.leaveChat().leave(new LeaveChat.Command(CHAT, JEFF));
+        out.println();
+        out.println("Both left; the last one out deleted chat 827.");
         return pending;
     }
 

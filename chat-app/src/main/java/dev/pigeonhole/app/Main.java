@@ -1,45 +1,129 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
+import java.util.concurrent.Callable;
 
 /** The command line. Its own output goes to standard out; that is what a command line is for. */
-public final class Main {
+@Command(name = "pigeonhole", mixinStandardHelpOptions = true, version = "pigeonhole 0.1.0",
+        description = "Pull messaging, group chat, presence and live push on Redis.",
+        subcommands = {Main.Demo.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
 
-    private static final String USAGE = """
-            usage: pigeonhole <command>
+    @Spec
+    CommandLine.Model.CommandSpec spec;
 
-            commands:
-              demo    play Redis in Action's group chat scenario on the in-memory store
-              help    show this text
-            """;
-
-    private Main() {
-    }
-
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        String command = args.length == 0 ? "help" : args[0];
-        switch (command) {
-            case "demo" -> {
-                try (Pigeonhole app = Pigeonhole.start(AppConfig.defaults(), InstantSource.system())) {
-                    out.println("Pigeonhole demo, store: " + StoreKind.MEMORY.name().toLowerCase());
-                    new BookScenario(app, out).run();
-                }
-                return 0;
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        PrintWriter outWriter = new PrintWriter(out, true, StandardCharsets.UTF_8);
+        PrintWriter errWriter = new PrintWriter(err, true, StandardCharsets.UTF_8);
+        CommandLine commandLine = new CommandLine(new Main())
+                .setOut(outWriter)
+                .setErr(errWriter)
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setParameterExceptionHandler((e, parsed) -> {
+                    e.getCommandLine().getErr().println("pigeonhole: " + e.getMessage());
+                    e.getCommandLine().usage(e.getCommandLine().getErr());
+                    return CommandLine.ExitCode.USAGE;
+                })
+                // A store that cannot be reached is a one-line answer, not a stack trace.
+                .setExecutionExceptionHandler((e, line, parsed) -> {
+                    line.getErr().println("pigeonhole: " + e.getMessage());
+                    return e instanceof StoreUnavailableException ? 3 : 1;
+                });
+        int status = commandLine.execute(args);
+        outWriter.flush();
+        errWriter.flush();
+        return status;
+    }
+
+    /** No command: say what there is. */
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Where the data lives; every option also reads an environment variable, for containers. */
+    static final class StoreOptions {
+
+        @Option(names = "--store", defaultValue = "${env:PIGEONHOLE_STORE:-memory}",
+                description = "memory or redis (env PIGEONHOLE_STORE; default: ${DEFAULT-VALUE})")
+        StoreKind store;
+
+        @Option(names = "--redis-client", defaultValue = "${env:PIGEONHOLE_REDIS_CLIENT:-lettuce}",
+                description = "jedis or lettuce (env PIGEONHOLE_REDIS_CLIENT; default: ${DEFAULT-VALUE})")
+        RedisConfig.Client client;
+
+        @Option(names = "--redis-url", defaultValue = "${env:REDIS_URL:-redis://127.0.0.1:6379}",
+                description = "a single Redis node (env REDIS_URL; default: ${DEFAULT-VALUE})")
+        String url;
+
+        @Option(names = "--redis-cluster", defaultValue = "${env:PIGEONHOLE_REDIS_CLUSTER}",
+                description = "host:port,... of a Redis Cluster, instead of --redis-url (env PIGEONHOLE_REDIS_CLUSTER)")
+        String cluster;
+
+        @Option(names = "--key-layout", defaultValue = "${env:PIGEONHOLE_KEY_LAYOUT:-tagged}",
+                description = "tagged (cluster-safe) or book (Redis in Action's keys, single node) "
+                        + "(env PIGEONHOLE_KEY_LAYOUT; default: ${DEFAULT-VALUE})")
+        RedisConfig.Layout layout;
+
+        @Option(names = "--key-prefix", defaultValue = "${env:PIGEONHOLE_KEY_PREFIX:-}",
+                description = "put in front of every Redis key and channel (env PIGEONHOLE_KEY_PREFIX)")
+        String prefix;
+
+        AppConfig config() {
+            AppConfig defaults = AppConfig.defaults();
+            if (store == StoreKind.MEMORY) {
+                return defaults;
             }
-            case "help", "--help", "-h" -> {
-                out.print(USAGE);
-                return 0;
+            RedisSettings.Endpoint endpoint = cluster == null || cluster.isBlank()
+                    ? RedisSettings.Endpoint.single(url)
+                    : RedisSettings.Endpoint.cluster(cluster);
+            return defaults.withRedis(RedisConfig.defaults()
+                    .withClient(client)
+                    .withEndpoint(endpoint)
+                    .withLayout(layout)
+                    .withKeyPrefix(prefix));
+        }
+
+        String describe() {
+            return store == StoreKind.MEMORY ? "memory"
+                    : "redis (" + client.name().toLowerCase() + ", " + layout.name().toLowerCase() + " keys"
+                    + (prefix.isEmpty() ? "" : ", prefix " + prefix) + ")";
+        }
+    }
+
+    @Command(name = "demo", mixinStandardHelpOptions = true,
+            description = "Play Redis in Action's group chat scenario (figure 6.12) through the use cases.")
+    static final class Demo implements Callable<Integer> {
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Mixin
+        StoreOptions store;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Pigeonhole app = Pigeonhole.start(store.config(), InstantSource.system())) {
+                out.println("Pigeonhole demo, store: " + store.describe());
+                new BookScenario(app, out).run();
             }
-            default -> {
-                err.println("pigeonhole: unknown command '" + command + "'");
-                err.print(USAGE);
-                return 2;
-            }
+            return 0;
         }
     }
 }

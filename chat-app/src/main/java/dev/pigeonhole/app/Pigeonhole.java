@@ -1,6 +1,17 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
+import dev.pigeonhole.adapter.redis.KeyLayout;
+import dev.pigeonhole.adapter.redis.PublishMode;
+import dev.pigeonhole.adapter.redis.RedisChannels;
+import dev.pigeonhole.adapter.redis.RedisChatLock;
+import dev.pigeonhole.adapter.redis.RedisChats;
+import dev.pigeonhole.adapter.redis.RedisDriver;
+import dev.pigeonhole.adapter.redis.RedisMailboxes;
+import dev.pigeonhole.adapter.redis.RedisPresenceRegistry;
+import dev.pigeonhole.adapter.redis.jedis.JedisDriver;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.adapter.redis.lettuce.LettuceDriver;
 import dev.pigeonhole.adapter.inmemory.InMemoryChatLock;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
@@ -54,6 +65,7 @@ public final class Pigeonhole implements AutoCloseable {
     public static Pigeonhole start(AppConfig config, InstantSource clock) {
         DrivenPorts ports = switch (config.store()) {
             case MEMORY -> inMemory(config, clock);
+            case REDIS -> redis(config, clock);
         };
         return new Pigeonhole(ports, config, clock);
     }
@@ -67,6 +79,31 @@ public final class Pigeonhole implements AutoCloseable {
                 new InMemoryChatLock(clock),
                 channels,
                 () -> { });
+    }
+
+    private static DrivenPorts redis(AppConfig config, InstantSource clock) {
+        RedisConfig redis = config.redis();
+        RedisDriver driver = switch (redis.client()) {
+            case JEDIS -> new JedisDriver(redis.settings());
+            case LETTUCE -> new LettuceDriver(redis.settings());
+        };
+        KeyLayout keys = switch (redis.layout()) {
+            case TAGGED -> KeyLayout.tagged(redis.keyPrefix());
+            case BOOK -> KeyLayout.book(redis.keyPrefix());
+        };
+        if (!driver.ping()) {
+            driver.close();
+            throw new StoreUnavailableException("Redis did not answer at " + redis.endpoint() + " within "
+                    + redis.connectTimeout().toMillis() + " ms", null);
+        }
+        PublishMode publishing = PublishMode.of(driver, redis.patternsOnCluster());
+        return new DrivenPorts(
+                new RedisChats(driver, keys, config.limits(), publishing),
+                new RedisMailboxes(driver, keys, config.limits()),
+                new RedisPresenceRegistry(driver, keys),
+                new RedisChatLock(driver, keys, clock),
+                new RedisChannels(driver, keys, publishing),
+                driver);
     }
 
     public CreateChat createChat() {

@@ -1,7 +1,9 @@
 package dev.pigeonhole.app;
 
-/** Which backend holds the data. Redis joins this list with its adapter. */
+/** Which backend holds the data. */
 public enum StoreKind {
     /** Everything in this process's memory: nothing to install, nothing survives a restart. */
-    MEMORY
+    MEMORY,
+    /** Redis, a single node or a cluster, through the client {@link RedisConfig} names. */
+    REDIS
 }

@@ -4,6 +4,7 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 import static com.tngtech.archunit.base.DescribedPredicate.alwaysTrue;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.constructors;
@@ -30,6 +31,7 @@ public final class HexagonRules {
             .domainServices("..domain.port..")
             .applicationServices("..domain.service..")
             .adapter("in-memory", "..adapter.inmemory..")
+            .adapter("redis", "..adapter.redis..")
             // The composition root wires every ring and the contract suite drives the ports from
             // outside; neither is part of the onion, so their dependencies are not its business.
             .ignoreDependency(resideInAnyPackage("..app..", "..tck.."), alwaysTrue())
@@ -95,6 +97,41 @@ public final class HexagonRules {
             .and().areTopLevelClasses()
             .should().haveSimpleNameStartingWith("InMemory")
             .because("an adapter is named <Tech><Port>, so InMemoryChats is found next to RedisChats");
+
+    @ArchTest
+    public static final ArchRule redis_adapters_are_named_for_their_technology = classes()
+            .that().resideInAPackage("..adapter.redis..")
+            .and().implement(resideInAPackage("..domain.port.out.."))
+            .should().haveSimpleNameStartingWith("Redis")
+            .because("an adapter is named <Tech><Port>: RedisChats is the Chats port on Redis, whichever client "
+                    + "carries it");
+
+    @ArchTest
+    public static final ArchRule only_the_jedis_driver_touches_jedis = noClasses()
+            .that().resideOutsideOfPackage("..adapter.redis.jedis..")
+            .should().dependOnClassesThat().resideInAPackage("redis.clients..")
+            .because("the Redis algorithm is written once against the driver interface; a Jedis type anywhere "
+                    + "else would tie it to one client and make the two impossible to compare");
+
+    @ArchTest
+    public static final ArchRule only_the_lettuce_driver_touches_lettuce = noClasses()
+            .that().resideOutsideOfPackage("..adapter.redis.lettuce..")
+            .should().dependOnClassesThat().resideInAPackage("io.lettuce..")
+            .because("the Redis algorithm is written once against the driver interface; a Lettuce type anywhere "
+                    + "else would tie it to one client and make the two impossible to compare");
+
+    @ArchTest
+    public static final ArchRule the_redis_algorithm_never_sees_a_driver = noClasses()
+            .that().resideInAPackage("..adapter.redis")
+            .should().dependOnClassesThat().resideInAnyPackage("..adapter.redis.jedis..", "..adapter.redis.lettuce..")
+            .because("keys, scripts and JSON live once, above both drivers; only the composition root picks a client");
+
+    @ArchTest
+    public static final ArchRule redis_drivers_never_see_each_other = slices()
+            .matching("..adapter.redis.(*)..")
+            .should().notDependOnEachOther()
+            .because("each driver is a thin translation of one client; sharing code between them would hide "
+                    + "which client a benchmark measures");
 
     @ArchTest
     public static final ArchRule the_contract_suite_sees_ports_not_adapters = noClasses()

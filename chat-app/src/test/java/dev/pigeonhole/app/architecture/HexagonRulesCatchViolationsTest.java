@@ -62,6 +62,31 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void redis_adapters_are_named_for_their_technology_catches_a_nameless_adapter() {
+        assertViolation(HexagonRules.redis_adapters_are_named_for_their_technology, "naming", "QuickThings");
+    }
+
+    @Test
+    void only_the_jedis_driver_touches_jedis_catches_jedis_in_the_algorithm() {
+        assertViolation(HexagonRules.only_the_jedis_driver_touches_jedis, "clients", "ScriptsOnJedis");
+    }
+
+    @Test
+    void only_the_lettuce_driver_touches_lettuce_catches_lettuce_in_the_algorithm() {
+        assertViolation(HexagonRules.only_the_lettuce_driver_touches_lettuce, "clients", "ScriptsOnLettuce");
+    }
+
+    @Test
+    void the_redis_algorithm_never_sees_a_driver_catches_keys_that_pick_a_client() {
+        assertViolation(HexagonRules.the_redis_algorithm_never_sees_a_driver, "drivers", "ClientPickingKeys");
+    }
+
+    @Test
+    void redis_drivers_never_see_each_other_catches_one_driver_borrowing_from_the_other() {
+        assertViolation(HexagonRules.redis_drivers_never_see_each_other, "drivers", "BorrowingDriver");
+    }
+
+    @Test
     void the_contract_suite_sees_ports_not_adapters_catches_a_contract_bound_to_a_backend() {
         assertViolation(HexagonRules.the_contract_suite_sees_ports_not_adapters, "tck", "ThingsContract");
     }

@@ -1,0 +1,71 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.adapter.redis.RedisSettings;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How to reach Redis and lay data out in it; used when the store is {@link StoreKind#REDIS}.
+ *
+ * @param client            which Java client carries the adapter's scripts
+ * @param endpoint          a single node by URL, or a cluster by seed nodes
+ * @param layout            where keys go: {@code TAGGED} (cluster-safe) or {@code BOOK} (Redis in Action's keys)
+ * @param keyPrefix         put in front of every key and channel, to share one Redis between tenants
+ * @param connectTimeout    how long a connection attempt may take
+ * @param commandTimeout    how long a call may wait before the store counts as unavailable
+ * @param patternsOnCluster on a cluster, also publish classic PUBLISH so pattern subscribers hear chat
+ *                          events; off saves a cluster-wide broadcast per message when nothing
+ *                          subscribes to patterns
+ */
+public record RedisConfig(Client client, RedisSettings.Endpoint endpoint, Layout layout, String keyPrefix,
+                          Duration connectTimeout, Duration commandTimeout, boolean patternsOnCluster) {
+
+    public enum Client { JEDIS, LETTUCE }
+
+    public enum Layout { TAGGED, BOOK }
+
+    public RedisConfig {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(layout, "layout");
+        Objects.requireNonNull(keyPrefix, "keyPrefix");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(commandTimeout, "commandTimeout");
+        if (layout == Layout.BOOK && endpoint instanceof RedisSettings.Cluster) {
+            throw new IllegalArgumentException("the book key layout is for a single Redis node; use the tagged layout "
+                    + "with a cluster");
+        }
+    }
+
+    /** Lettuce, a local Redis on its default port, the tagged layout, no prefix, 2 s timeouts. */
+    public static RedisConfig defaults() {
+        return new RedisConfig(Client.LETTUCE, RedisSettings.Endpoint.single("redis://127.0.0.1:6379"), Layout.TAGGED,
+                "", RedisSettings.DEFAULT_TIMEOUT, RedisSettings.DEFAULT_TIMEOUT, true);
+    }
+
+    public RedisConfig withClient(Client value) {
+        return new RedisConfig(value, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster);
+    }
+
+    public RedisConfig withEndpoint(RedisSettings.Endpoint value) {
+        return new RedisConfig(client, value, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster);
+    }
+
+    public RedisConfig withLayout(Layout value) {
+        return new RedisConfig(client, endpoint, value, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster);
+    }
+
+    public RedisConfig withKeyPrefix(String value) {
+        return new RedisConfig(client, endpoint, layout, value, connectTimeout, commandTimeout, patternsOnCluster);
+    }
+
+    public RedisConfig withTimeouts(Duration connect, Duration command) {
+        return new RedisConfig(client, endpoint, layout, keyPrefix, connect, command, patternsOnCluster);
+    }
+
+    /** The client settings; the process's connections show up in CLIENT LIST under this name. */
+    RedisSettings settings() {
+        return new RedisSettings(endpoint, connectTimeout, commandTimeout, "pigeonhole");
+    }
+}

@@ -1,0 +1,90 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.adapter.redis.fixture.RedisServers;
+import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/** The composition root on Redis: each client and layout wired, and a Redis that is not there. */
+class RedisWiringTest {
+
+    static Stream<Arguments> wirings() {
+        return Stream.of(
+                Arguments.of(RedisConfig.Client.JEDIS, RedisConfig.Layout.TAGGED, false),
+                Arguments.of(RedisConfig.Client.LETTUCE, RedisConfig.Layout.TAGGED, false),
+                Arguments.of(RedisConfig.Client.LETTUCE, RedisConfig.Layout.BOOK, false),
+                Arguments.of(RedisConfig.Client.JEDIS, RedisConfig.Layout.TAGGED, true),
+                Arguments.of(RedisConfig.Client.LETTUCE, RedisConfig.Layout.TAGGED, true));
+    }
+
+    @ParameterizedTest(name = "{0}, {1} keys, cluster: {2}")
+    @MethodSource("wirings")
+    void the_books_scenario_plays_the_same_on_redis(RedisConfig.Client client, RedisConfig.Layout layout,
+                                                    boolean cluster) throws Exception {
+        RedisTarget target = cluster ? RedisServers.cluster() : RedisServers.single();
+        AppConfig config = AppConfig.defaults().withRedis(RedisConfig.defaults()
+                .withClient(client).withEndpoint(target.endpoint()).withLayout(layout).withKeyPrefix(target.newPrefix()));
+
+        List<PendingChat> pending;
+        try (Pigeonhole app = Pigeonhole.start(config, InstantSource.system())) {
+            pending = new BookScenario(app, new PrintWriter(new StringWriter())).run();
+        }
+
+        assertThat(pending).singleElement().satisfies(chat -> {
+            assertThat(chat.unread()).isEqualTo(1);
+            assertThat(chat.messages()).singleElement().satisfies(m -> assertThat(m.id()).isEqualTo(6));
+        });
+    }
+
+    @Test
+    void a_redis_that_does_not_answer_stops_the_start_with_the_stores_error() {
+        RedisConfig nowhere = RedisConfig.defaults().withEndpoint(RedisSettings.Endpoint.single("redis://127.0.0.1:" + freePort()))
+                .withTimeouts(Duration.ofMillis(300), Duration.ofMillis(300));
+
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () ->
+                assertThatThrownBy(() -> Pigeonhole.start(AppConfig.defaults().withRedis(nowhere), InstantSource.system()))
+                        .isInstanceOf(StoreUnavailableException.class)
+                        .hasMessageContaining("Redis did not answer"));
+    }
+
+    @Test
+    void the_demo_on_an_unreachable_redis_is_one_line_and_exit_status_3() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        int status = Main.run(new String[]{"demo", "--store", "redis", "--redis-url", "redis://127.0.0.1:" + freePort()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        assertThat(status).isEqualTo(3);
+        assertThat(err.toString(StandardCharsets.UTF_8).strip()).startsWith("pigeonhole: Redis did not answer")
+                .doesNotContain("\n").doesNotContain("Exception");
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
