@@ -83,6 +83,12 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
         public int port() {
             return url.getPort() == -1 ? 6379 : url.getPort();
         }
+
+        /** Where it is, without the password a URL may carry. */
+        @Override
+        public String toString() {
+            return url.getScheme() + "://" + url.getHost() + ":" + port() + (url.getPath() == null ? "" : url.getPath());
+        }
     }
 
     /** A Redis Cluster, found through any of its seed nodes. */
@@ -92,6 +98,11 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
             if (seeds.isEmpty()) {
                 throw new IllegalArgumentException("a cluster needs at least one seed node host:port");
             }
+        }
+
+        @Override
+        public String toString() {
+            return "cluster " + String.join(",", seeds.stream().map(HostAndPort::toString).toList());
         }
     }
 
