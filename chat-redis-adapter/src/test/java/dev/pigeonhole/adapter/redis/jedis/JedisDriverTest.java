@@ -160,9 +160,27 @@ class JedisDriverTest {
             pubsub.subscribe(channel, false);
             driver.publish(channel, "one", false);
             assertThat(closed.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            driver.publish(channel, "two", false);
             pubsub.close();
-            Thread.sleep(200);
+            // A second subscriber on the same channel tells when "two" has been delivered.
+            CountDownLatch witnessed = new CountDownLatch(1);
+            try (PubSubConnection witness = driver.openPubSub(new PubSubListener() {
+                @Override
+                public void message(String ch, String payload) {
+                    witnessed.countDown();
+                }
+
+                @Override
+                public void patternMessage(String pattern, String ch, String payload) {
+                }
+
+                @Override
+                public void resubscribed() {
+                }
+            })) {
+                witness.subscribe(channel, false);
+                driver.publish(channel, "two", false);
+                assertThat(witnessed.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            }
             assertThat(received).containsExactly("one");
             assertThatThrownBy(() -> pubsub.subscribe(channel, false)).isInstanceOf(IllegalStateException.class);
         }
