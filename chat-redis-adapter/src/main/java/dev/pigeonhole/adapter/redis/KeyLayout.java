@@ -7,6 +7,7 @@ import dev.pigeonhole.domain.model.DomainException;
 import dev.pigeonhole.domain.model.LockName;
 import dev.pigeonhole.domain.model.UserId;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -73,6 +74,11 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
     /** The Redis channel that carries a domain channel. */
     String channel(Channel channel);
 
+    /** The Redis channel of a chat's events; every send names it, so it skips building a {@link Channel}. */
+    default String chatChannel(ChatId chat) {
+        return channel(Channel.ofChat(chat));
+    }
+
     /** The Redis pattern that matches the Redis channels of the domain channels {@code pattern} matches. */
     String pattern(ChannelPattern pattern);
 
@@ -87,6 +93,11 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
      *                   the tagged layout, where sends take no lock
      */
     record ChatKeys(String members, String messageIds, String messages, Optional<String> sendLock) {
+
+        /** The three keys of the chat's state, in the order every chat script takes them. */
+        public List<String> state() {
+            return List.of(members, messageIds, messages);
+        }
     }
 
     /**
@@ -136,7 +147,12 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         /** A chat's channel carries the chat's hash tag, so a send script may SPUBLISH to it on a cluster. */
         @Override
         public String channel(Channel channel) {
-            return prefix + channel.chat().map(chat -> CHAT_CHANNEL + "{" + chat.value() + "}").orElse(channel.name());
+            return channel.chat().map(this::chatChannel).orElse(prefix + channel.name());
+        }
+
+        @Override
+        public String chatChannel(ChatId chat) {
+            return prefix + CHAT_CHANNEL + "{" + chat.value() + "}";
         }
 
         /** {@code chat:ab*} becomes {@code chat:{ab*}}: braces are plain characters to a Redis glob. */

@@ -61,7 +61,8 @@ final class MessageJson {
 
     /** What the send script publishes: the stored message JSON inside {@link #messagePostedHead}. */
     static String messagePostedHead(ChatId chat) {
-        return "{\"type\":\"message\",\"chat\":" + quoted(chat.value()) + ",\"message\":";
+        // A chat id is letters, digits and . _ - only: nothing in it needs escaping.
+        return "{\"type\":\"message\",\"chat\":\"" + chat.value() + "\",\"message\":";
     }
 
     static String liveEvent(LiveEvent event) {
@@ -137,10 +138,6 @@ final class MessageJson {
     /** The book's Python writes {@code time.time()} with microseconds; the ports keep milliseconds. */
     private static Instant instant(BigDecimal seconds) {
         return Instant.ofEpochMilli(seconds.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact());
-    }
-
-    private static String quoted(String plain) {
-        return write(json -> json.writeString(plain));
     }
 
     private static String write(Consumer<JsonGenerator> body) {

@@ -1,6 +1,5 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
@@ -84,7 +83,7 @@ public final class RedisChats implements Chats {
         }
         Message first = draft(creator, body, at);
         KeyLayout.ChatKeys chatKeys = keys.chat(chat);
-        List<String> scriptKeys = new ArrayList<>(List.of(chatKeys.members(), chatKeys.messageIds(), chatKeys.messages()));
+        List<String> scriptKeys = new ArrayList<>(chatKeys.state());
         chatKeys.sendLock().ifPresent(scriptKeys::add);
         List<String> args = new ArrayList<>(appendArguments(chat, creator, first));
         everyone.forEach(member -> args.add(member.value()));
@@ -110,10 +109,7 @@ public final class RedisChats implements Chats {
     public Message send(ChatId chat, UserId sender, String body, Instant at) {
         Message draft = draft(sender, body, at);
         KeyLayout.ChatKeys chatKeys = keys.chat(chat);
-        List<String> scriptKeys = new ArrayList<>(4);
-        scriptKeys.add(chatKeys.members());
-        scriptKeys.add(chatKeys.messageIds());
-        scriptKeys.add(chatKeys.messages());
+        List<String> scriptKeys = new ArrayList<>(chatKeys.state());
         // The book layout has both extras: its lock, and a sender index that holds the cursor.
         chatKeys.sendLock().ifPresent(scriptKeys::add);
         if (keys.indexHoldsCursors()) {
@@ -156,7 +152,7 @@ public final class RedisChats implements Chats {
             throw new InvalidInputException("cannot acknowledge up to " + upTo + ": ids start at 1");
         }
         KeyLayout.ChatKeys chatKeys = keys.chat(chat);
-        List<String> scriptKeys = new ArrayList<>(List.of(chatKeys.members(), chatKeys.messageIds(), chatKeys.messages()));
+        List<String> scriptKeys = new ArrayList<>(chatKeys.state());
         if (keys.indexHoldsCursors()) {
             scriptKeys.add(keys.chatsOf(user));
         }
@@ -204,7 +200,7 @@ public final class RedisChats implements Chats {
     public void leave(ChatId chat, UserId user) {
         KeyLayout.ChatKeys chatKeys = keys.chat(chat);
         ScriptCall call = new ScriptCall(Scripts.CHAT_LEAVE,
-                List.of(chatKeys.members(), chatKeys.messageIds(), chatKeys.messages()), List.of(user.value()));
+                chatKeys.state(), List.of(user.value()));
         Reply reply = Reply.of(redis.run(call), Scripts.CHAT_LEAVE);
         requireChatAndMember(reply, chat, user);
         requireOk(reply, Scripts.CHAT_LEAVE);
@@ -245,15 +241,14 @@ public final class RedisChats implements Chats {
 
     private ScriptCall read(ChatId chat, UserId reader, String after, int limit) {
         KeyLayout.ChatKeys chatKeys = keys.chat(chat);
-        return new ScriptCall(Scripts.CHAT_READ, List.of(chatKeys.members(), chatKeys.messageIds(), chatKeys.messages()),
+        return new ScriptCall(Scripts.CHAT_READ, chatKeys.state(),
                 List.of(reader.value(), after, Integer.toString(limit)));
     }
 
     /** The arguments {@code append} in common.lua takes, after the sender: see chat_send.lua. */
     private List<String> appendArguments(ChatId chat, UserId sender, Message draft) {
-        Channel channel = Channel.ofChat(chat);
         return List.of(sender.value(), MessageJson.tailOf(draft.sentAt(), draft.sender(), draft.body()),
-                Integer.toString(limits.maxRetained()), publishing.scriptArgument(), keys.channel(channel),
+                Integer.toString(limits.maxRetained()), publishing.scriptArgument(), keys.chatChannel(chat),
                 MessageJson.messagePostedHead(chat), chat.value());
     }
 
