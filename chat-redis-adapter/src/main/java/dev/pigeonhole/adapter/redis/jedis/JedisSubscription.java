@@ -196,6 +196,20 @@ final class JedisSubscription implements PubSubConnection {
                 }
             }
         }
+        // Outside the lock: the announcement calls the listener. The new holders may already
+        // have confirmed everything while the old one still counted as recovering.
+        announceIfRecovered();
+    }
+
+    private void announceIfRecovered() {
+        synchronized (this) {
+            if (!resubscriptionOwed || classic.isRecovering()
+                    || shards.values().stream().anyMatch(Subscriber::isRecovering)) {
+                return;
+            }
+            resubscriptionOwed = false;
+        }
+        deliver(listener::resubscribed);
     }
 
     private void deliver(Runnable call) {
@@ -243,14 +257,7 @@ final class JedisSubscription implements PubSubConnection {
 
         @Override
         public void resubscribed() {
-            synchronized (JedisSubscription.this) {
-                if (!resubscriptionOwed || classic.isRecovering()
-                        || shards.values().stream().anyMatch(Subscriber::isRecovering)) {
-                    return;
-                }
-                resubscriptionOwed = false;
-            }
-            deliver(listener::resubscribed);
+            announceIfRecovered();
         }
     }
 

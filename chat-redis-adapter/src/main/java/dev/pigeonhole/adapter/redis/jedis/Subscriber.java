@@ -95,7 +95,10 @@ final class Subscriber {
     private Session session;
     /** The current session's loop runs, so commands may be sent on its connection. */
     private boolean live;
-    /** A session was lost with subscriptions on it: resubscribed() is due once all are back. */
+    /**
+     * A session was lost with subscriptions on it: resubscribed() is due once all are back. Never
+     * true while nothing is desired: whatever empties {@link #desired} clears it and tells the host.
+     */
     private boolean owed;
     private boolean closed;
     private HostAndPort node;
@@ -116,6 +119,17 @@ final class Subscriber {
 
     /** Subscribes or unsubscribes and returns once Redis confirmed it. */
     void change(Key key, boolean subscribe) {
+        try {
+            settle(key, subscribe);
+        } finally {
+            // An unsubscribe, or a subscribe that failed and was taken back, may empty this one.
+            if (forgiveIfIdle()) {
+                host.resubscribed();
+            }
+        }
+    }
+
+    private void settle(Key key, boolean subscribe) {
         Session killed = null;
         StoreUnavailableException failure;
         synchronized (lock) {
@@ -184,7 +198,8 @@ final class Subscriber {
 
     /**
      * Gives up subscriptions that moved to another node; only called between sessions. Returns
-     * those it still held, since an unsubscribe may have come first.
+     * those it still held, since an unsubscribe may have come first. The caller asks the host to
+     * look again at {@link #isRecovering()}, which this may have ended.
      */
     Set<Key> release(Set<Key> keys) {
         synchronized (lock) {
@@ -194,8 +209,25 @@ final class Subscriber {
                     released.add(key);
                 }
             }
+            forgiveIfIdle();
             lock.notifyAll();
             return released;
+        }
+    }
+
+    /**
+     * A subscriber left with nothing to resubscribe owes no announcement. Clearing the debt here,
+     * the moment the last channel leaves, rather than when the thread next looks, matters: the
+     * node that took the channels over may finish first and find this one still recovering, and
+     * then nobody would announce. True if a debt was cleared, so the host should check again.
+     */
+    private boolean forgiveIfIdle() {
+        synchronized (lock) {
+            if (owed && desired.isEmpty()) {
+                owed = false;
+                return true;
+            }
+            return false;
         }
     }
 
@@ -259,7 +291,6 @@ final class Subscriber {
         while (true) {
             synchronized (lock) {
                 while (!closed && desired.isEmpty()) {
-                    owed = false;
                     waitOnLock(0);
                 }
                 if (closed) {
@@ -324,9 +355,6 @@ final class Subscriber {
                 if (lost && wasLive && stillWanted) {
                     becameOwed = !owed;
                     owed = true;
-                } else if (!stillWanted) {
-                    // Nothing left to resubscribe, so nothing will be announced: owe nothing.
-                    owed = false;
                 }
                 if (failure != null) {
                     lastFailure = failure;
