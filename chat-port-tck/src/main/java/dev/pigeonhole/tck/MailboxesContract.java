@@ -63,6 +63,16 @@ public abstract class MailboxesContract {
     }
 
     @Test
+    void deliver_reports_the_depth_it_leaves() {
+        UserId owner = randomUser();
+        List<DirectMessage> sent = messages(3);
+
+        assertThat(sent.stream().map(message -> mailboxes.deliver(owner, message)).toList()).containsExactly(1, 2, 3);
+        mailboxes.take(owner, 2);
+        assertThat(mailboxes.deliver(owner, message("after a take"))).isEqualTo(2);
+    }
+
+    @Test
     void take_removes_what_it_returns() {
         UserId owner = randomUser();
         messages(2).forEach(message -> mailboxes.deliver(owner, message));

@@ -25,9 +25,9 @@ public final class MailboxService implements DeliverDirectMessage, TakeDirectMes
     }
 
     @Override
-    public void deliver(DeliverDirectMessage.Command command) {
+    public int deliver(DeliverDirectMessage.Command command) {
         MessageText.check(command.text(), limits);
-        mailboxes.deliver(command.recipient(), new DirectMessage(clock.instant(), command.sender(), command.text()));
+        return mailboxes.deliver(command.recipient(), new DirectMessage(clock.instant(), command.sender(), command.text()));
     }
 
     @Override

@@ -31,17 +31,20 @@ public final class InMemoryMailboxes implements Mailboxes {
     }
 
     @Override
-    public void deliver(UserId recipient, DirectMessage message) {
+    public int deliver(UserId recipient, DirectMessage message) {
         Objects.requireNonNull(recipient, "recipient");
         Objects.requireNonNull(message, "message");
+        int[] depth = new int[1];
         mailboxes.compute(recipient, (owner, mailbox) -> {
             LinkedBlockingQueue<DirectMessage> queue = mailbox != null ? mailbox : new LinkedBlockingQueue<>(capacity);
             if (!queue.offer(message)) {
                 // Thrown from inside compute, so the map is left exactly as it was.
                 throw new MailboxFullException(owner, capacity);
             }
+            depth[0] = queue.size();
             return queue;
         });
+        return depth[0];
     }
 
     @Override

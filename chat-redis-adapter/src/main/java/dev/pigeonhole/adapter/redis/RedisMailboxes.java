@@ -28,7 +28,7 @@ public final class RedisMailboxes implements Mailboxes {
     }
 
     @Override
-    public void deliver(UserId recipient, DirectMessage message) {
+    public int deliver(UserId recipient, DirectMessage message) {
         Objects.requireNonNull(message, "message");
         ScriptCall call = new ScriptCall(Scripts.MAILBOX_DELIVER, List.of(keys.mailbox(recipient)),
                 List.of(MessageJson.directMessage(message), Integer.toString(limits.mailboxCapacity())));
@@ -39,6 +39,7 @@ public final class RedisMailboxes implements Mailboxes {
         if (!reply.is("OK")) {
             throw reply.unexpected(Scripts.MAILBOX_DELIVER);
         }
+        return Math.toIntExact(reply.number(0));
     }
 
     @Override

@@ -8,7 +8,11 @@ import java.util.Objects;
 /** Drops a message into one user's mailbox (Redis in Action 6.5.1). */
 public interface DeliverDirectMessage {
 
-    void deliver(Command command);
+    /**
+     * @return the recipient's mailbox depth after this delivery. For monitoring only: telling the
+     *         sender how much its recipient has not read would leak what is not theirs to know.
+     */
+    int deliver(Command command);
 
     record Command(UserId sender, UserId recipient, String text) {
 

@@ -15,9 +15,10 @@ public interface Mailboxes {
     /**
      * Appends to the recipient's mailbox.
      *
+     * @return how many messages the mailbox holds with this one, for monitoring its depth
      * @throws MailboxFullException if the mailbox is at capacity; the message is not stored
      */
-    void deliver(UserId recipient, DirectMessage message);
+    int deliver(UserId recipient, DirectMessage message);
 
     /**
      * Removes and returns up to {@code max} of the oldest messages, atomically: two takers never

@@ -4,5 +4,4 @@
 if redis.call('LLEN', KEYS[1]) >= tonumber(ARGV[2]) then
   return { 'FULL' }
 end
-redis.call('RPUSH', KEYS[1], ARGV[1])
-return { 'OK' }
+return { 'OK', redis.call('RPUSH', KEYS[1], ARGV[1]) }
