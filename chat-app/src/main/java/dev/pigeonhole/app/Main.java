@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,7 +18,7 @@ import java.util.concurrent.Callable;
 /** The command line. Its own output goes to standard out; that is what a command line is for. */
 @Command(name = "pigeonhole", mixinStandardHelpOptions = true, version = "pigeonhole 0.1.0",
         description = "Pull messaging, group chat, presence and live push on Redis.",
-        subcommands = {Main.Demo.class, CommandLine.HelpCommand.class})
+        subcommands = {ServeCommand.class, Main.Demo.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @Spec
@@ -39,10 +40,15 @@ public final class Main implements Runnable {
                     e.getCommandLine().usage(e.getCommandLine().getErr());
                     return CommandLine.ExitCode.USAGE;
                 })
-                // A store that cannot be reached is a one-line answer, not a stack trace.
+                // A store that cannot be reached or a value that does not fit is a one-line answer,
+                // not a stack trace.
                 .setExecutionExceptionHandler((e, line, parsed) -> {
-                    line.getErr().println("pigeonhole: " + e.getMessage());
-                    return e instanceof StoreUnavailableException ? 3 : 1;
+                    line.getErr().println("pigeonhole: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+                    if (e instanceof StoreUnavailableException) {
+                        return 3;
+                    }
+                    return e instanceof IllegalArgumentException || e instanceof InvalidInputException
+                            ? CommandLine.ExitCode.USAGE : 1;
                 });
         int status = commandLine.execute(args);
         outWriter.flush();

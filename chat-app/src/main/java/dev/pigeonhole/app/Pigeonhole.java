@@ -78,6 +78,7 @@ public final class Pigeonhole implements AutoCloseable {
                 new InMemoryPresenceRegistry(),
                 new InMemoryChatLock(clock),
                 channels,
+                () -> true,
                 () -> { });
     }
 
@@ -103,6 +104,7 @@ public final class Pigeonhole implements AutoCloseable {
                 new RedisPresenceRegistry(driver, keys),
                 new RedisChatLock(driver, keys, clock),
                 new RedisChannels(driver, keys, publishing),
+                driver::ping,
                 driver);
     }
 
@@ -160,6 +162,11 @@ public final class Pigeonhole implements AutoCloseable {
 
     public SubscribeToLiveEvents subscribeToLiveEvents() {
         return live;
+    }
+
+    /** Whether the store answers now; always for memory, a PING for Redis. */
+    public boolean storeAnswers() {
+        return ports.answers().getAsBoolean();
     }
 
     /** Upstream pub/sub subscriptions held by this process, for metrics and tests. */

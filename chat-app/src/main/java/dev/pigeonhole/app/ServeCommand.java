@@ -1,0 +1,98 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.domain.model.Limits;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code pigeonhole serve}: the HTTP server, until SIGTERM or Ctrl-C stops it gracefully. */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run the chat server. Every option also reads the environment variable it names.")
+final class ServeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    Main.StoreOptions store;
+
+    @Option(names = "--host", defaultValue = "${env:PIGEONHOLE_HOST:-127.0.0.1}",
+            description = "address to listen on; 0.0.0.0 for every interface (env PIGEONHOLE_HOST; default: ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--port", defaultValue = "${env:PIGEONHOLE_PORT:-8080}",
+            description = "port to listen on, 0 for any free one (env PIGEONHOLE_PORT; default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--presence-window", defaultValue = "${env:PIGEONHOLE_PRESENCE_WINDOW:-PT15M}",
+            description = "how recently a user must have been seen to count as online, ISO-8601 "
+                    + "(env PIGEONHOLE_PRESENCE_WINDOW; default: ${DEFAULT-VALUE})")
+    Duration presenceWindow;
+
+    @Option(names = "--max-message-length", defaultValue = "${env:PIGEONHOLE_MAX_MESSAGE_LENGTH:-4096}",
+            description = "characters in one message (env PIGEONHOLE_MAX_MESSAGE_LENGTH; default: ${DEFAULT-VALUE})")
+    int maxMessageLength;
+
+    @Option(names = "--max-members", defaultValue = "${env:PIGEONHOLE_MAX_MEMBERS:-1000}",
+            description = "members of one chat (env PIGEONHOLE_MAX_MEMBERS; default: ${DEFAULT-VALUE})")
+    int maxMembers;
+
+    @Option(names = "--max-retained", defaultValue = "${env:PIGEONHOLE_MAX_RETAINED:-10000}",
+            description = "messages one chat keeps (env PIGEONHOLE_MAX_RETAINED; default: ${DEFAULT-VALUE})")
+    int maxRetained;
+
+    @Option(names = "--mailbox-capacity", defaultValue = "${env:PIGEONHOLE_MAILBOX_CAPACITY:-10000}",
+            description = "messages one mailbox holds (env PIGEONHOLE_MAILBOX_CAPACITY; default: ${DEFAULT-VALUE})")
+    int mailboxCapacity;
+
+    @Option(names = "--max-request-bytes", defaultValue = "${env:PIGEONHOLE_MAX_REQUEST_BYTES:-65536}",
+            description = "largest request body accepted (env PIGEONHOLE_MAX_REQUEST_BYTES; default: ${DEFAULT-VALUE})")
+    int maxRequestBytes;
+
+    @Option(names = "--jwt-secret", defaultValue = "${env:PIGEONHOLE_JWT_SECRET}",
+            description = "HS256 signing secret shared by every instance, at least 32 bytes; turns dev login off "
+                    + "unless --dev-login says otherwise (env PIGEONHOLE_JWT_SECRET)")
+    String jwtSecret;
+
+    @Option(names = "--dev-login", arity = "0..1", fallbackValue = "true", defaultValue = "${env:PIGEONHOLE_DEV_LOGIN}",
+            description = "let POST /api/session sign anyone in by name; on by default only without a JWT secret "
+                    + "(env PIGEONHOLE_DEV_LOGIN)")
+    Boolean devLogin;
+
+    @Option(names = "--token-lifetime", defaultValue = "${env:PIGEONHOLE_TOKEN_LIFETIME:-PT12H}",
+            description = "how long a token from dev login stays valid, ISO-8601 "
+                    + "(env PIGEONHOLE_TOKEN_LIFETIME; default: ${DEFAULT-VALUE})")
+    Duration tokenLifetime;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        AppConfig app = store.config()
+                .withLimits(new Limits(maxMessageLength, maxMembers, maxRetained, mailboxCapacity))
+                .withPresenceWindow(presenceWindow);
+        ServerConfig defaults = ServerConfig.defaults();
+        ServerConfig config = new ServerConfig(host, port, Optional.ofNullable(jwtSecret).filter(s -> !s.isEmpty()),
+                Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance());
+
+        Server server = Server.start(app, config, InstantSource.system());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "pigeonhole-shutdown"));
+
+        PrintWriter out = spec.commandLine().getOut();
+        String shownHost = "0.0.0.0".equals(host) || "127.0.0.1".equals(host) ? "localhost" : host;
+        out.println("Pigeonhole is listening on http://" + shownHost + ":" + server.port() + " (store: "
+                + server.store() + (config.devLoginOn() ? ", dev login on" : "") + "). Ctrl-C stops it.");
+        stopped.await();
+        return 0;
+    }
+}

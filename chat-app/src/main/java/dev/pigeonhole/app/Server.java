@@ -1,0 +1,129 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.adapter.http.ChatHttpServer;
+import dev.pigeonhole.adapter.http.HttpSettings;
+import dev.pigeonhole.adapter.http.StoreHealth;
+import dev.pigeonhole.adapter.http.Tokens;
+import dev.pigeonhole.adapter.http.UseCases;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.InstantSource;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Pigeonhole server: the composition root's use cases behind the HTTP adapter, plus the
+ * maintenance every instance offers to do and only one at a time does (pruning presence, under
+ * the chat lock). Retention needs no sweep: every send and acknowledge trims in the same step.
+ */
+public final class Server implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Server.class);
+
+    private final Pigeonhole app;
+    private final ChatHttpServer http;
+    private final ScheduledExecutorService maintenance;
+    private final String store;
+
+    private Server(Pigeonhole app, ChatHttpServer http, ScheduledExecutorService maintenance, String store) {
+        this.app = app;
+        this.http = http;
+        this.maintenance = maintenance;
+        this.store = store;
+    }
+
+    public static Server start(AppConfig config, ServerConfig server, InstantSource clock) {
+        Pigeonhole app = Pigeonhole.start(config, clock);
+        try {
+            String store = describe(config);
+            Tokens tokens = server.jwtSecret()
+                    .map(secret -> Tokens.withSecret(secret, server.tokenLifetime(), clock))
+                    .orElseGet(() -> Tokens.withRandomSecret(server.tokenLifetime(), clock));
+            if (server.devLoginOn()) {
+                LOG.warn("DEV LOGIN IS ON: POST /api/session signs anyone in under any name. Configure a JWT secret "
+                        + "(--jwt-secret or PIGEONHOLE_JWT_SECRET) to turn it off, or --dev-login=false.");
+            }
+            if (server.jwtSecret().isEmpty()) {
+                LOG.warn("No JWT secret configured: tokens are signed with a secret made up for this process; they "
+                        + "stop working when it restarts and no other instance accepts them.");
+            }
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            new JvmMemoryMetrics().bindTo(registry);
+            new JvmThreadMetrics().bindTo(registry);
+            StoreHealth health = () -> app.storeAnswers()
+                    ? new StoreHealth.Status(true, store, "answering")
+                    : new StoreHealth.Status(false, store, "not answering");
+            HttpSettings settings = new HttpSettings(server.devLoginOn(), server.maxRequestBytes(),
+                    HttpSettings.DEFAULT_STOP_TIMEOUT);
+            ChatHttpServer http = new ChatHttpServer(useCases(app), settings, tokens, health, registry,
+                    app::upstreamSubscriptions).start(server.host(), server.port());
+            ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().name("pigeonhole-maintenance").daemon().factory());
+            long every = server.maintenance().toMillis();
+            maintenance.scheduleWithFixedDelay(() -> prune(app), every, every, TimeUnit.MILLISECONDS);
+            return new Server(app, http, maintenance, store);
+        } catch (RuntimeException e) {
+            closeQuietly(app);
+            throw e;
+        }
+    }
+
+    static UseCases useCases(Pigeonhole app) {
+        return new UseCases(app.createChat(), app.sendMessage(), app.fetchPending(), app.acknowledgeMessages(),
+                app.readMessages(), app.joinChat(), app.leaveChat(), app.listChats(), app.deliverDirectMessage(),
+                app.takeDirectMessages(), app.touchPresence(), app.listOnlineUsers());
+    }
+
+    public int port() {
+        return http.port();
+    }
+
+    /** The backend in words, for the start-up line and /health. */
+    public String store() {
+        return store;
+    }
+
+    /** Stops accepting, lets requests in flight finish, stops maintenance, then closes the store. */
+    @Override
+    public void close() {
+        try {
+            http.close();
+        } finally {
+            maintenance.shutdownNow();
+            closeQuietly(app);
+        }
+    }
+
+    private static void prune(Pigeonhole app) {
+        try {
+            int gone = app.prunePresence().pruneStale();
+            if (gone > 0) {
+                LOG.info("presence: {} users went offline", gone);
+            }
+        } catch (RuntimeException e) {
+            // The next round tries again; a store outage must not end the schedule.
+            LOG.warn("presence pruning failed: {}", e.getMessage());
+        }
+    }
+
+    private static String describe(AppConfig config) {
+        return switch (config.store()) {
+            case MEMORY -> "memory";
+            case REDIS -> "redis (" + config.redis().client().name().toLowerCase() + ", "
+                    + config.redis().layout().name().toLowerCase() + " keys, " + config.redis().endpoint() + ")";
+        };
+    }
+
+    private static void closeQuietly(Pigeonhole app) {
+        try {
+            app.close();
+        } catch (Exception e) {
+            LOG.warn("closing the store failed: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.adapter.http.HttpSettings;
+import dev.pigeonhole.adapter.http.Tokens;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the server listens and signs people in, already validated.
+ *
+ * @param jwtSecret   the HS256 secret every instance shares; without one, each process makes up its own
+ * @param devLogin    sign in by name alone; empty means the default: on exactly when there is no secret
+ * @param maintenance how often an instance tries to take the maintenance lease and prune presence
+ */
+public record ServerConfig(String host, int port, Optional<String> jwtSecret, Optional<Boolean> devLogin,
+                           Duration tokenLifetime, int maxRequestBytes, Duration maintenance) {
+
+    public static final int DEFAULT_PORT = 8080;
+
+    public ServerConfig {
+        Objects.requireNonNull(host, "host");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be between 0 and 65535, not " + port);
+        }
+        Objects.requireNonNull(jwtSecret, "jwtSecret");
+        jwtSecret.ifPresent(secret -> {
+            if (secret.getBytes(java.nio.charset.StandardCharsets.UTF_8).length < Tokens.MIN_SECRET_BYTES) {
+                throw new IllegalArgumentException("the JWT secret must be at least " + Tokens.MIN_SECRET_BYTES
+                        + " bytes (256 bits) for HS256; generate one with: openssl rand -base64 48");
+            }
+        });
+        Objects.requireNonNull(devLogin, "devLogin");
+        if (tokenLifetime.isNegative() || tokenLifetime.isZero()) {
+            throw new IllegalArgumentException("the token lifetime must be positive, not " + tokenLifetime);
+        }
+        if (maxRequestBytes < 1024) {
+            throw new IllegalArgumentException("the request size limit must be at least 1024 bytes, not " + maxRequestBytes);
+        }
+        if (maintenance.isNegative() || maintenance.isZero()) {
+            throw new IllegalArgumentException("the maintenance interval must be positive, not " + maintenance);
+        }
+    }
+
+    /** Loopback on 8080, dev login on, a secret made up per process: a laptop's server. */
+    public static ServerConfig defaults() {
+        return new ServerConfig("127.0.0.1", DEFAULT_PORT, Optional.empty(), Optional.empty(), Tokens.DEFAULT_LIFETIME,
+                HttpSettings.DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30));
+    }
+
+    public boolean devLoginOn() {
+        return devLogin.orElse(jwtSecret.isEmpty());
+    }
+
+    public ServerConfig withPort(int value) {
+        return new ServerConfig(host, value, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance);
+    }
+
+    public ServerConfig withJwtSecret(String value) {
+        return new ServerConfig(host, port, Optional.of(value), devLogin, tokenLifetime, maxRequestBytes, maintenance);
+    }
+
+    public ServerConfig withDevLogin(boolean value) {
+        return new ServerConfig(host, port, jwtSecret, Optional.of(value), tokenLifetime, maxRequestBytes, maintenance);
+    }
+
+    public ServerConfig withMaintenance(Duration value) {
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.pigeonhole.adapter.http;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntSupplier;
+
+/**
+ * The HTTP API of DESIGN §5 on Javalin, one virtual thread per request. It drives the domain
+ * through {@link UseCases} only; which store is behind them is the composition root's business.
+ */
+public final class ChatHttpServer implements AutoCloseable {
+
+    private final Javalin javalin;
+
+    /**
+     * @param upstreamSubscriptions how many pub/sub subscriptions this process holds, for metrics
+     */
+    public ChatHttpServer(UseCases useCases, HttpSettings settings, Tokens tokens, StoreHealth health,
+                          PrometheusMeterRegistry registry, IntSupplier upstreamSubscriptions) {
+        Objects.requireNonNull(useCases, "useCases");
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(tokens, "tokens");
+        Objects.requireNonNull(health, "health");
+        Objects.requireNonNull(registry, "registry");
+        Objects.requireNonNull(upstreamSubscriptions, "upstreamSubscriptions");
+        HttpMetrics metrics = new HttpMetrics(registry);
+        metrics.gauge("pigeonhole.presence.online", "users seen within the presence window",
+                () -> useCases.listOnlineUsers().online().size());
+        metrics.gauge("pigeonhole.upstream.subscriptions", "pub/sub subscriptions this process holds upstream",
+                upstreamSubscriptions::getAsInt);
+        this.javalin = Javalin.create(config -> {
+            config.concurrency.useVirtualThreads = true;
+            config.startup.showJavalinBanner = false;
+            config.http.maxRequestSize = settings.maxRequestBytes();
+            config.http.prefer405over404 = true;
+            config.jetty.modifyServer(server -> server.setStopTimeout(settings.stopTimeout().toMillis()));
+
+            Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.touchPresence(), metrics,
+                    settings.maxRequestBytes());
+            new SessionRoutes(tokens, settings.devLogin()).register(endpoints);
+            new ChatRoutes(useCases, metrics).register(endpoints);
+            new MailboxRoutes(useCases, metrics).register(endpoints);
+            new PresenceRoutes(useCases).register(endpoints);
+            new OperationsRoutes(health, registry).register(endpoints);
+
+            // What no route answered: Javalin's own 404 and 405, and anything thrown outside a route.
+            config.routes.error(404, "*", ctx -> unanswered(ctx, Problem.of(404, "no-such-route", "No such route",
+                    ctx.method() + " " + ctx.path() + " is not part of this API; see /openapi.json")));
+            config.routes.error(405, "*", ctx -> unanswered(ctx, Problem.of(405, "method-not-allowed",
+                    "Method not allowed", ctx.method() + " is not allowed on " + ctx.path() + "; see /openapi.json")));
+            config.routes.exception(Exception.class, (failure, ctx) -> Problems.answer(ctx, Problems.of(failure)));
+        });
+    }
+
+    /** Starts listening; port 0 picks a free one, which {@link #port()} then tells. */
+    public ChatHttpServer start(String host, int port) {
+        javalin.start(host, port);
+        return this;
+    }
+
+    public int port() {
+        return javalin.port();
+    }
+
+    /** Every route as "METHOD /path", as the router holds them: what the OpenAPI test checks. */
+    List<String> routes() {
+        return javalin.unsafe.internalRouter.allHttpHandlers().stream()
+                .map(parsed -> parsed.endpoint.method.name() + " " + parsed.endpoint.path)
+                .toList();
+    }
+
+    /** Stops accepting, lets requests in flight finish (up to the stop timeout), then returns. */
+    @Override
+    public void close() {
+        javalin.stop();
+    }
+
+    private static void unanswered(Context ctx, Problem problem) {
+        String answered = ctx.res().getContentType();
+        if (answered == null || !answered.startsWith(Problems.CONTENT_TYPE)) {
+            Problems.answer(ctx, problem);
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package dev.pigeonhole.adapter.http;
+
+import static io.javalin.http.HandlerType.DELETE;
+import static io.javalin.http.HandlerType.GET;
+import static io.javalin.http.HandlerType.POST;
+
+import dev.pigeonhole.adapter.http.dto.ChatSummaryJson;
+import dev.pigeonhole.adapter.http.dto.CreatedChatJson;
+import dev.pigeonhole.adapter.http.dto.MessageJson;
+import dev.pigeonhole.adapter.http.dto.PageJson;
+import dev.pigeonhole.adapter.http.dto.PendingJson;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.CreatedChat;
+import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.CreateChat;
+import dev.pigeonhole.domain.port.in.FetchPending;
+import dev.pigeonhole.domain.port.in.JoinChat;
+import dev.pigeonhole.domain.port.in.LeaveChat;
+import dev.pigeonhole.domain.port.in.ReadMessages;
+import dev.pigeonhole.domain.port.in.SendMessage;
+import io.javalin.http.Context;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/** Group chat (Redis in Action 6.5.2): create, list, send, read, pending, acknowledge, join, leave. */
+final class ChatRoutes {
+
+    static final int DEFAULT_PAGE_SIZE = 100;
+
+    private final UseCases useCases;
+    private final HttpMetrics metrics;
+
+    ChatRoutes(UseCases useCases, HttpMetrics metrics) {
+        this.useCases = useCases;
+        this.metrics = metrics;
+    }
+
+    void register(Endpoints endpoints) {
+        endpoints.forCaller(POST, "/api/chats", this::create);
+        endpoints.forCaller(GET, "/api/chats", this::list);
+        endpoints.forCaller(POST, "/api/chats/{chat}/messages", this::send);
+        endpoints.forCaller(GET, "/api/chats/{chat}/messages", this::read);
+        endpoints.forCaller(GET, "/api/pending", this::pending);
+        endpoints.forCaller(POST, "/api/chats/{chat}/read", this::acknowledge);
+        endpoints.forCaller(POST, "/api/chats/{chat}/members", this::join);
+        endpoints.forCaller(DELETE, "/api/chats/{chat}/members/{user}", this::leave);
+    }
+
+    private void create(Context ctx, UserId caller) {
+        JsonBody body = JsonBody.parse(Endpoints.body(ctx), Set.of("members", "message", "chatId"));
+        Set<UserId> others = new LinkedHashSet<>();
+        body.stringList("members").forEach(member -> others.add(UserId.of(member)));
+        Optional<ChatId> chat = body.optionalString("chatId").map(ChatId::of);
+        CreatedChat created = useCases.createChat().create(
+                new CreateChat.Command(caller, others, chat, body.requiredString("message")));
+        metrics.messageSent();
+        ctx.status(201);
+        json(ctx, CreatedChatJson.from(created));
+    }
+
+    private void list(Context ctx, UserId caller) {
+        json(ctx, useCases.listChats().chatsOf(caller).stream().map(ChatSummaryJson::from).toList());
+    }
+
+    private void send(Context ctx, UserId caller) {
+        ChatId chat = ChatId.of(ctx.pathParam("chat"));
+        JsonBody body = JsonBody.parse(Endpoints.body(ctx), Set.of("message"));
+        Message sent = useCases.sendMessage().send(new SendMessage.Command(chat, caller, body.requiredString("message")));
+        metrics.messageSent();
+        ctx.status(201);
+        json(ctx, MessageJson.from(sent));
+    }
+
+    private void read(Context ctx, UserId caller) {
+        ChatId chat = ChatId.of(ctx.pathParam("chat"));
+        long after = Query.longParam(ctx, "after", 0);
+        int limit = Query.intParam(ctx, "limit", DEFAULT_PAGE_SIZE);
+        json(ctx, PageJson.from(useCases.readMessages().messagesAfter(new ReadMessages.Query(caller, chat, after, limit))));
+    }
+
+    private void pending(Context ctx, UserId caller) {
+        int perChat = Query.intParam(ctx, "limit", FetchPending.Query.DEFAULT_PER_CHAT_LIMIT);
+        PendingJson pending = PendingJson.from(useCases.fetchPending().pending(new FetchPending.Query(caller, perChat)));
+        metrics.pendingFetched();
+        json(ctx, pending);
+    }
+
+    private void acknowledge(Context ctx, UserId caller) {
+        ChatId chat = ChatId.of(ctx.pathParam("chat"));
+        long upTo = JsonBody.parse(Endpoints.body(ctx), Set.of("upTo")).requiredLong("upTo");
+        useCases.acknowledgeMessages().acknowledge(new AcknowledgeMessages.Command(caller, chat, upTo));
+        metrics.acknowledged();
+        ctx.status(204);
+    }
+
+    private void join(Context ctx, UserId caller) {
+        ChatId chat = ChatId.of(ctx.pathParam("chat"));
+        JsonBody.parseOrEmpty(Endpoints.body(ctx), Set.of());
+        useCases.joinChat().join(new JoinChat.Command(chat, caller));
+        ctx.status(204);
+    }
+
+    private void leave(Context ctx, UserId caller) {
+        ChatId chat = ChatId.of(ctx.pathParam("chat"));
+        UserId leaver = UserId.of(ctx.pathParam("user"));
+        if (!leaver.equals(caller)) {
+            throw Problem.forbidden("you may leave a chat only for yourself, not for " + leaver);
+        }
+        useCases.leaveChat().leave(new LeaveChat.Command(chat, caller));
+        ctx.status(204);
+    }
+
+    static void json(Context ctx, Object value) {
+        ctx.contentType("application/json");
+        ctx.result(Json.write(value));
+    }
+}

@@ -1,0 +1,98 @@
+package dev.pigeonhole.adapter.http;
+
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.TouchPresence;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.javalin.http.HttpResponseException;
+
+/**
+ * Registers routes with what every one of them needs, in one place and in this order: time the
+ * request, refuse an oversized body, authenticate, record the sign of life, run the handler, and
+ * turn any failure into a problem. A route handler is left with its own job only.
+ */
+final class Endpoints {
+
+    /** A handler for a signed-in caller. */
+    @FunctionalInterface
+    interface ForCaller {
+        void handle(Context ctx, UserId caller) throws Exception;
+    }
+
+    /** A handler anyone may call. */
+    @FunctionalInterface
+    interface ForAnyone {
+        void handle(Context ctx) throws Exception;
+    }
+
+    private static final String BEARER = "Bearer ";
+
+    private final RoutesConfig routes;
+    private final Tokens tokens;
+    private final TouchPresence presence;
+    private final HttpMetrics metrics;
+    private final int maxRequestBytes;
+
+    Endpoints(RoutesConfig routes, Tokens tokens, TouchPresence presence, HttpMetrics metrics, int maxRequestBytes) {
+        this.routes = routes;
+        this.tokens = tokens;
+        this.presence = presence;
+        this.metrics = metrics;
+        this.maxRequestBytes = maxRequestBytes;
+    }
+
+    void forCaller(HandlerType method, String path, ForCaller handler) {
+        forAnyone(method, path, ctx -> {
+            UserId caller = authenticate(ctx);
+            presence.touch(caller);
+            handler.handle(ctx, caller);
+        });
+    }
+
+    void forAnyone(HandlerType method, String path, ForAnyone handler) {
+        routes.addEndpoint(new io.javalin.router.Endpoint(method, path, ctx -> {
+            long started = System.nanoTime();
+            try {
+                refuseOversized(ctx);
+                handler.handle(ctx);
+            } catch (Exception failure) {
+                Problems.answer(ctx, Problems.of(failure));
+            } finally {
+                metrics.request(method.name(), path, ctx.statusCode(), System.nanoTime() - started);
+            }
+        }));
+    }
+
+    /** The request body, which cannot be larger than the limit once past {@link #refuseOversized}. */
+    static byte[] body(Context ctx) {
+        try {
+            return ctx.bodyAsBytes();
+        } catch (HttpResponseException e) {
+            // A chunked body carries no length up front; Javalin stops reading at its own limit.
+            throw tooLarge(e.getStatus() == 413 ? "the request body is over the limit" : e.getMessage());
+        }
+    }
+
+    private void refuseOversized(Context ctx) {
+        long length = ctx.req().getContentLengthLong();
+        if (length > maxRequestBytes) {
+            throw tooLarge("the request body is " + length + " bytes; the limit is " + maxRequestBytes);
+        }
+    }
+
+    private static Problem tooLarge(String detail) {
+        return Problem.of(413, "request-too-large", "Request too large", detail);
+    }
+
+    private UserId authenticate(Context ctx) {
+        String header = ctx.header("Authorization");
+        if (header == null || header.isBlank()) {
+            throw Problem.unauthorized("send 'Authorization: Bearer <token>'; POST /api/session gives a token");
+        }
+        if (!header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            throw Problem.unauthorized("the Authorization header must use the Bearer scheme");
+        }
+        return tokens.verify(header.substring(BEARER.length()).strip());
+    }
+}

@@ -1,0 +1,65 @@
+package dev.pigeonhole.adapter.http;
+
+import static io.javalin.http.HandlerType.GET;
+
+import dev.pigeonhole.adapter.http.dto.HealthJson;
+import io.javalin.http.Context;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/** For operators and tools: health, Prometheus metrics, and the OpenAPI description. No token needed. */
+final class OperationsRoutes {
+
+    static final String OPENAPI_RESOURCE = "openapi.json";
+    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final StoreHealth health;
+    private final PrometheusMeterRegistry registry;
+    private final byte[] openApi;
+
+    OperationsRoutes(StoreHealth health, PrometheusMeterRegistry registry) {
+        this.health = health;
+        this.registry = registry;
+        this.openApi = openApiDocument();
+    }
+
+    void register(Endpoints endpoints) {
+        endpoints.forAnyone(GET, "/health", this::health);
+        endpoints.forAnyone(GET, "/metrics", this::metrics);
+        endpoints.forAnyone(GET, "/openapi.json", this::openApi);
+    }
+
+    private void health(Context ctx) {
+        StoreHealth.Status status;
+        try {
+            status = health.check();
+        } catch (RuntimeException e) {
+            status = new StoreHealth.Status(false, "unknown", "the health check failed: " + e.getClass().getSimpleName());
+        }
+        ctx.status(status.up() ? 200 : 503);
+        ChatRoutes.json(ctx, new HealthJson(status.up() ? "up" : "down", status.store(), status.detail()));
+    }
+
+    private void metrics(Context ctx) {
+        ctx.contentType(PROMETHEUS_TEXT);
+        ctx.result(registry.scrape());
+    }
+
+    private void openApi(Context ctx) {
+        ctx.contentType("application/json");
+        ctx.result(openApi);
+    }
+
+    static byte[] openApiDocument() {
+        try (InputStream in = OperationsRoutes.class.getResourceAsStream(OPENAPI_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(OPENAPI_RESOURCE + " is missing from the HTTP adapter's resources");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.pigeonhole.adapter.http;
+
+import static io.javalin.http.HandlerType.GET;
+
+import dev.pigeonhole.adapter.http.dto.OnlineJson;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.ListOnlineUsers;
+import io.javalin.http.Context;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Who's online. Every signed-in request counts as a sign of life, so there is no "touch" route. */
+final class PresenceRoutes {
+
+    private final UseCases useCases;
+
+    PresenceRoutes(UseCases useCases) {
+        this.useCases = useCases;
+    }
+
+    void register(Endpoints endpoints) {
+        endpoints.forCaller(GET, "/api/presence", this::online);
+    }
+
+    private void online(Context ctx, UserId caller) {
+        Optional<Duration> within = Query.durationParam(ctx, "within");
+        ListOnlineUsers users = useCases.listOnlineUsers();
+        ChatRoutes.json(ctx, OnlineJson.from(within.isPresent()
+                ? users.online(new ListOnlineUsers.Query(within.get()))
+                : users.online()));
+    }
+}

@@ -1,0 +1,74 @@
+package dev.pigeonhole.adapter.http;
+
+import dev.pigeonhole.adapter.http.dto.ProblemJson;
+import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
+import dev.pigeonhole.domain.model.ChatFullException;
+import dev.pigeonhole.domain.model.DomainException;
+import dev.pigeonhole.domain.model.InvalidIdException;
+import dev.pigeonhole.domain.model.InvalidInputException;
+import dev.pigeonhole.domain.model.MailboxFullException;
+import dev.pigeonhole.domain.model.NotAMemberException;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.domain.model.UnknownChatException;
+import io.javalin.http.Context;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every failure becomes a problem+json answer here, and only here. The domain's rejections map
+ * one to one (the switch is exhaustive over its sealed family); anything else is a bug, logged
+ * with its stack trace on the server and answered with a bare 500 that reveals nothing.
+ */
+final class Problems {
+
+    static final String CONTENT_TYPE = "application/problem+json";
+    private static final Logger LOG = LoggerFactory.getLogger(Problems.class);
+    private static final int RETRY_AFTER_SECONDS = 2;
+
+    private Problems() {
+    }
+
+    static Problem of(Throwable failure) {
+        if (failure instanceof Problem problem) {
+            return problem;
+        }
+        if (failure instanceof DomainException rejection) {
+            return of(rejection);
+        }
+        LOG.error("unexpected failure while serving a request", failure);
+        return Problem.of(500, "internal-error", "Internal error",
+                "the server failed to answer; the failure is logged on the server");
+    }
+
+    private static Problem of(DomainException rejection) {
+        return switch (rejection) {
+            case InvalidIdException e -> Problem.of(400, "invalid-id", "Invalid id", e.getMessage());
+            case InvalidInputException e -> Problem.of(400, "invalid-input", "Invalid input", e.getMessage());
+            case UnknownChatException e -> Problem.of(404, "unknown-chat", "Unknown chat", e.getMessage());
+            case NotAMemberException e -> Problem.of(403, "not-a-member", "Not a member", e.getMessage());
+            case ChatAlreadyExistsException e -> Problem.of(409, "chat-exists", "Chat already exists", e.getMessage());
+            case ChatFullException e -> Problem.of(409, "chat-full", "Chat full", e.getMessage());
+            case MailboxFullException e -> Problem.of(409, "mailbox-full", "Mailbox full", e.getMessage());
+            case StoreUnavailableException e -> {
+                // The cause names hosts and ports: for the operator's log, not for clients.
+                LOG.warn("store unavailable: {}", e.getMessage());
+                yield Problem.retryLater("store-unavailable", "Store unavailable",
+                        "the message store did not answer in time; nothing is lost, try again shortly",
+                        RETRY_AFTER_SECONDS);
+            }
+        };
+    }
+
+    static void answer(Context ctx, Problem problem) {
+        ctx.status(problem.status());
+        if (problem.status() == 401) {
+            ctx.header("WWW-Authenticate", "Bearer realm=\"pigeonhole\"");
+        }
+        if (problem.retryAfterSeconds() != null) {
+            ctx.header("Retry-After", Integer.toString(problem.retryAfterSeconds()));
+        }
+        ctx.contentType(CONTENT_TYPE);
+        ctx.result(Json.write(ProblemJson.from(problem.type(), problem.title(), problem.status(), problem.detail(),
+                ctx.path())));
+    }
+}

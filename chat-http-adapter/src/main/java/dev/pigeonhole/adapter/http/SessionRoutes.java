@@ -1,0 +1,36 @@
+package dev.pigeonhole.adapter.http;
+
+import static io.javalin.http.HandlerType.POST;
+
+import dev.pigeonhole.adapter.http.dto.SessionJson;
+import dev.pigeonhole.domain.model.UserId;
+import io.javalin.http.Context;
+import java.util.Set;
+
+/**
+ * Dev login: a token for whatever name is asked. Only for development and demos; with it off,
+ * tokens come from whoever holds the signing secret (an identity provider, an admin script).
+ */
+final class SessionRoutes {
+
+    private final Tokens tokens;
+    private final boolean devLogin;
+
+    SessionRoutes(Tokens tokens, boolean devLogin) {
+        this.tokens = tokens;
+        this.devLogin = devLogin;
+    }
+
+    void register(Endpoints endpoints) {
+        endpoints.forAnyone(POST, "/api/session", this::signIn);
+    }
+
+    private void signIn(Context ctx) {
+        if (!devLogin) {
+            throw Problem.of(403, "dev-login-off", "Dev login is off",
+                    "this server signs nobody in by name; use a token issued under its signing secret");
+        }
+        UserId user = UserId.of(JsonBody.parse(Endpoints.body(ctx), Set.of("user")).requiredString("user"));
+        ChatRoutes.json(ctx, new SessionJson(user.value(), tokens.issue(user)));
+    }
+}

@@ -1,0 +1,14 @@
+package dev.pigeonhole.adapter.http.dto;
+
+import dev.pigeonhole.domain.model.ChatSummary;
+import dev.pigeonhole.domain.model.UserId;
+import java.util.List;
+
+/** One entry of the caller's chat list; members sorted, so the answer is stable. */
+public record ChatSummaryJson(String chatId, List<String> members, long cursor, long lastId, long unread) {
+
+    public static ChatSummaryJson from(ChatSummary chat) {
+        List<String> members = chat.members().stream().sorted().map(UserId::value).toList();
+        return new ChatSummaryJson(chat.chat().value(), members, chat.cursor(), chat.lastId(), chat.unread());
+    }
+}

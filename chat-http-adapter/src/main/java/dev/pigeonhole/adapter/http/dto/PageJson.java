@@ -1,0 +1,12 @@
+package dev.pigeonhole.adapter.http.dto;
+
+import dev.pigeonhole.domain.model.MessagePage;
+import java.util.List;
+
+/** A slice of one chat's history; ask again with {@code after} set to the last id to go on. */
+public record PageJson(List<MessageJson> messages, boolean gap, long firstAvailableId, long lastId) {
+
+    public static PageJson from(MessagePage page) {
+        return new PageJson(MessageJson.from(page.messages()), page.gap(), page.firstAvailableId(), page.lastId());
+    }
+}

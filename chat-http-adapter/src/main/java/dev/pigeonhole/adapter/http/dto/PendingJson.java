@@ -1,0 +1,22 @@
+package dev.pigeonhole.adapter.http.dto;
+
+import dev.pigeonhole.domain.model.PendingChat;
+import java.util.List;
+
+/** Everything the caller has not acknowledged, chat by chat. */
+public record PendingJson(List<Chat> chats) {
+
+    /**
+     * @param firstAvailableId with {@code gap}, what the member missed runs from its cursor + 1 to
+     *                         just below this
+     */
+    public record Chat(String chatId, List<MessageJson> messages, long unread, boolean gap, long firstAvailableId) {
+    }
+
+    public static PendingJson from(List<PendingChat> pending) {
+        return new PendingJson(pending.stream()
+                .map(chat -> new Chat(chat.chat().value(), MessageJson.from(chat.messages()), chat.unread(), chat.gap(),
+                        chat.firstAvailableId()))
+                .toList());
+    }
+}

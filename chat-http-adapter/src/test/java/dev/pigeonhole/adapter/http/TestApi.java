@@ -1,0 +1,68 @@
+package dev.pigeonhole.adapter.http;
+
+import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
+import dev.pigeonhole.adapter.inmemory.InMemoryChatLock;
+import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
+import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
+import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.service.ChatService;
+import dev.pigeonhole.domain.service.MailboxService;
+import dev.pigeonhole.domain.service.PresenceService;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The real HTTP server on a free loopback port, over the in-memory store (a real backend, not a
+ * mock), with a clock the test moves and a store health the test can switch off.
+ */
+final class TestApi implements AutoCloseable {
+
+    static final Duration PRESENCE_WINDOW = Duration.ofMinutes(15);
+
+    final ChatHttpServer server;
+    final ApiClient client;
+    final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-21T10:00:00Z"));
+    final AtomicBoolean storeUp = new AtomicBoolean(true);
+    final Tokens tokens;
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+    private TestApi(Limits limits, HttpSettings settings) {
+        InstantSource clock = now::get;
+        InMemoryChannels channels = new InMemoryChannels();
+        ChatService chats = new ChatService(new InMemoryChats(limits, channels), limits, clock);
+        MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits), limits, clock);
+        PresenceService presence = new PresenceService(new InMemoryPresenceRegistry(), channels,
+                new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
+        UseCases useCases = new UseCases(chats, chats, chats, chats, chats, chats, chats, chats, mailboxes, mailboxes,
+                presence, presence);
+        tokens = Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock);
+        server = new ChatHttpServer(useCases, settings, tokens,
+                () -> new StoreHealth.Status(storeUp.get(), "memory", storeUp.get() ? "answering" : "switched off"),
+                registry, () -> 0).start("127.0.0.1", 0);
+        client = new ApiClient(URI.create("http://127.0.0.1:" + server.port()));
+    }
+
+    static TestApi start() {
+        return new TestApi(Limits.DEFAULTS, HttpSettings.defaults(true));
+    }
+
+    static TestApi start(Limits limits, HttpSettings settings) {
+        return new TestApi(limits, settings);
+    }
+
+    void advance(Duration by) {
+        now.updateAndGet(at -> at.plus(by));
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
