@@ -32,6 +32,7 @@ public final class HexagonRules {
             .applicationServices("..domain.service..")
             .adapter("in-memory", "..adapter.inmemory..")
             .adapter("redis", "..adapter.redis..")
+            .adapter("http", "..adapter.http..")
             // The composition root wires every ring and the contract suite drives the ports from
             // outside; neither is part of the onion, so their dependencies are not its business.
             .ignoreDependency(resideInAnyPackage("..app..", "..tck.."), alwaysTrue())
@@ -132,6 +133,33 @@ public final class HexagonRules {
             .should().notDependOnEachOther()
             .because("each driver is a thin translation of one client; sharing code between them would hide "
                     + "which client a benchmark measures");
+
+    @ArchTest
+    public static final ArchRule the_http_adapter_drives_use_cases_only = noClasses()
+            .that().resideInAPackage("..adapter.http..")
+            .should().dependOnClassesThat().resideInAPackage("..domain.port.out..")
+            .because("a driving adapter asks the application what it can do (port.in); reaching a driven port "
+                    + "would skip the rules the services keep, such as who may read a chat");
+
+    @ArchTest
+    public static final ArchRule only_the_http_adapter_touches_the_web_server = noClasses()
+            .that().resideOutsideOfPackage("..adapter.http..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "org.eclipse.jetty..")
+            .because("HTTP is one way in among several (a CLI, later WebSockets); the web framework stays in the "
+                    + "adapter that speaks it, so replacing it touches one module");
+
+    @ArchTest
+    public static final ArchRule only_the_http_adapter_handles_tokens = noClasses()
+            .that().resideOutsideOfPackage("..adapter.http..")
+            .should().dependOnClassesThat().resideInAPackage("com.nimbusds..")
+            .because("who the caller is gets settled at the edge; the domain receives a UserId it can trust");
+
+    @ArchTest
+    public static final ArchRule metrics_stay_at_the_edge = noClasses()
+            .that().resideOutsideOfPackages("..adapter.http..", "..app..")
+            .should().dependOnClassesThat().resideInAPackage("io.micrometer..")
+            .because("requests are counted where they arrive and the registry is built by the composition root; "
+                    + "the domain and the stores stay free of a metrics library");
 
     @ArchTest
     public static final ArchRule the_contract_suite_sees_ports_not_adapters = noClasses()

@@ -92,6 +92,26 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void the_http_adapter_drives_use_cases_only_catches_a_route_reaching_a_store() {
+        assertViolation(HexagonRules.the_http_adapter_drives_use_cases_only, "usecases", "StoreReachingRoute");
+    }
+
+    @Test
+    void only_the_http_adapter_touches_the_web_server_catches_javalin_in_a_store() {
+        assertViolation(HexagonRules.only_the_http_adapter_touches_the_web_server, "edge", "WebAwareStore");
+    }
+
+    @Test
+    void only_the_http_adapter_handles_tokens_catches_a_store_reading_jwts() {
+        assertViolation(HexagonRules.only_the_http_adapter_handles_tokens, "edge", "TokenReadingStore");
+    }
+
+    @Test
+    void metrics_stay_at_the_edge_catches_a_store_counting_for_itself() {
+        assertViolation(HexagonRules.metrics_stay_at_the_edge, "edge", "SelfCountingStore");
+    }
+
+    @Test
     void no_package_cycles_catches_two_packages_that_need_each_other() {
         assertViolation(HexagonRules.no_package_cycles, "cycle", "Left");
     }
