@@ -36,6 +36,8 @@ public final class ChatHttpServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.http.maxRequestSize = settings.maxRequestBytes();
             config.http.prefer405over404 = true;
+            // Jetty's context lets requests in flight finish on stop, but only within a stop
+            // timeout; without one (the default) stopping cuts them off.
             config.jetty.modifyServer(server -> server.setStopTimeout(settings.stopTimeout().toMillis()));
 
             Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.touchPresence(), metrics,

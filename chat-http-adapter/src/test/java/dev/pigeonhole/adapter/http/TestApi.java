@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
  * The real HTTP server on a free loopback port, over the in-memory store (a real backend, not a
@@ -33,15 +34,15 @@ final class TestApi implements AutoCloseable {
     final Tokens tokens;
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-    private TestApi(Limits limits, HttpSettings settings) {
+    private TestApi(Limits limits, HttpSettings settings, UnaryOperator<UseCases> decorate) {
         InstantSource clock = now::get;
         InMemoryChannels channels = new InMemoryChannels();
         ChatService chats = new ChatService(new InMemoryChats(limits, channels), limits, clock);
         MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits), limits, clock);
         PresenceService presence = new PresenceService(new InMemoryPresenceRegistry(), channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
-        UseCases useCases = new UseCases(chats, chats, chats, chats, chats, chats, chats, chats, mailboxes, mailboxes,
-                presence, presence);
+        UseCases useCases = decorate.apply(new UseCases(chats, chats, chats, chats, chats, chats, chats, chats,
+                mailboxes, mailboxes, presence, presence));
         tokens = Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock);
         server = new ChatHttpServer(useCases, settings, tokens,
                 () -> new StoreHealth.Status(storeUp.get(), "memory", storeUp.get() ? "answering" : "switched off"),
@@ -50,11 +51,16 @@ final class TestApi implements AutoCloseable {
     }
 
     static TestApi start() {
-        return new TestApi(Limits.DEFAULTS, HttpSettings.defaults(true));
+        return new TestApi(Limits.DEFAULTS, HttpSettings.defaults(true), UnaryOperator.identity());
     }
 
     static TestApi start(Limits limits, HttpSettings settings) {
-        return new TestApi(limits, settings);
+        return new TestApi(limits, settings, UnaryOperator.identity());
+    }
+
+    /** With some use cases wrapped, to hold a request at a known point. */
+    static TestApi start(UnaryOperator<UseCases> decorate) {
+        return new TestApi(Limits.DEFAULTS, HttpSettings.defaults(true), decorate);
     }
 
     void advance(Duration by) {
