@@ -78,7 +78,7 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     @Override
     public Message send(SendMessage.Command command) {
         MessageText.check(command.text(), limits);
-        return chats.send(command.chat(), command.sender(), command.text(), clock.instant());
+        return chats.send(command.chat(), command.sender(), command.text(), clock.instant(), command.idempotencyKey());
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.pigeonhole.adapter.http.dto.PageJson;
 import dev.pigeonhole.adapter.http.dto.PendingJson;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.CreatedChat;
+import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
@@ -67,8 +68,10 @@ final class ChatRoutes {
 
     private void send(Context ctx, UserId caller) {
         ChatId chat = ChatId.of(ctx.pathParam("chat"));
-        JsonBody body = JsonBody.parse(Endpoints.body(ctx), Set.of("message"));
-        Message sent = useCases.sendMessage().send(new SendMessage.Command(chat, caller, body.requiredString("message")));
+        JsonBody body = JsonBody.parse(Endpoints.body(ctx), Set.of("message", "idempotencyKey"));
+        Optional<IdempotencyKey> key = body.optionalString("idempotencyKey").map(IdempotencyKey::of);
+        Message sent = useCases.sendMessage().send(
+                new SendMessage.Command(chat, caller, body.requiredString("message"), key));
         metrics.messageSent();
         ctx.status(201);
         json(ctx, MessageJson.from(sent));

@@ -3,6 +3,7 @@ package dev.pigeonhole.adapter.inmemory;
 import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
+import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
@@ -12,8 +13,11 @@ import dev.pigeonhole.domain.model.UserId;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -45,6 +49,14 @@ final class ChatRoom {
     /** The oldest id still held; when nothing is held, lastId + 1, the id the next message gets. */
     private long firstAvailableId = 1;
     private boolean deleted;
+    /** Sends made under an idempotency key, in the order made, until their window passes. */
+    private final LinkedHashMap<SentKey, Sent> sentUnderKey = new LinkedHashMap<>();
+
+    private record SentKey(UserId sender, IdempotencyKey key) {
+    }
+
+    private record Sent(Message message, Instant forgetAt) {
+    }
 
     ChatRoom(ChatId id, Set<UserId> members, int maxRetained) {
         this.id = id;
@@ -69,6 +81,42 @@ final class ChatRoom {
 
     int memberCount() {
         return cursors.size();
+    }
+
+    /**
+     * The message a member already sent under this key, if its window is still open. Checks
+     * membership first, so a member who left cannot replay. A key reused for another body is a
+     * client's mistake and is refused rather than silently answered with the first message.
+     */
+    Optional<Message> sentBefore(UserId sender, Optional<IdempotencyKey> key, String body, Instant at) {
+        requireMember(sender);
+        if (key.isEmpty()) {
+            return Optional.empty();
+        }
+        forgetKeysBefore(at);
+        Sent sent = sentUnderKey.get(new SentKey(sender, key.get()));
+        if (sent == null || !at.isBefore(sent.forgetAt())) {
+            return Optional.empty();
+        }
+        if (!sent.message().body().equals(body)) {
+            throw new InvalidInputException("idempotency key " + key.get() + " was used for a different message in chat "
+                    + id + "; use a new key for a new message");
+        }
+        return Optional.of(sent.message());
+    }
+
+    void remember(UserId sender, IdempotencyKey key, Message message) {
+        SentKey sentKey = new SentKey(sender, key);
+        // Re-inserted at the end, so the map stays in the order the windows close.
+        sentUnderKey.remove(sentKey);
+        sentUnderKey.put(sentKey, new Sent(message, message.sentAt().plus(IdempotencyKey.WINDOW)));
+    }
+
+    private void forgetKeysBefore(Instant at) {
+        Iterator<Sent> oldestFirst = sentUnderKey.values().iterator();
+        while (oldestFirst.hasNext() && !at.isBefore(oldestFirst.next().forgetAt())) {
+            oldestFirst.remove();
+        }
     }
 
     /** Appends the next message, moves the sender's cursor if it had seen everything, keeps the retention limit. */

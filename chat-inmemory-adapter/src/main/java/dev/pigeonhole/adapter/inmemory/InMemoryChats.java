@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
+import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.LiveEvent;
@@ -20,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
@@ -96,9 +98,14 @@ public final class InMemoryChats implements Chats {
     }
 
     @Override
-    public Message send(ChatId chat, UserId sender, String body, Instant at) {
+    public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
         return changing(chat, room -> {
+            Optional<Message> earlier = room.sentBefore(sender, key, body, at);
+            if (earlier.isPresent()) {
+                return earlier.get();
+            }
             Message message = room.append(sender, body, at);
+            key.ifPresent(sentKey -> room.remember(sender, sentKey, message));
             // Still under the room's lock, so each chat's events go out in id order.
             announce(room, message);
             return message;

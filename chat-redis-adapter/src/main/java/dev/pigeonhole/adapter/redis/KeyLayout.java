@@ -92,11 +92,21 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
      * @param sendLock   the book's send lock, which a send must respect in that layout; empty in
      *                   the tagged layout, where sends take no lock
      */
-    record ChatKeys(String members, String messageIds, String messages, Optional<String> sendLock) {
+    /**
+     * @param sentUnderKey messages sent under an idempotency key, by "sender key"
+     * @param keyWindows   when each of those keys is forgotten, as epoch millis
+     */
+    record ChatKeys(String members, String messageIds, String messages, String sentUnderKey, String keyWindows,
+                    Optional<String> sendLock) {
 
         /** The three keys of the chat's state, in the order every chat script takes them. */
         public List<String> state() {
             return List.of(members, messageIds, messages);
+        }
+
+        /** Every key the chat owns, state first: what a send may write and the last leave deletes. */
+        public List<String> all() {
+            return List.of(members, messageIds, messages, sentUnderKey, keyWindows);
         }
     }
 
@@ -115,7 +125,8 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         @Override
         public ChatKeys chat(ChatId chat) {
             String base = prefix + "chat:{" + chat.value() + "}:";
-            return new ChatKeys(base + "members", base + "ids", base + "msgs", Optional.empty());
+            return new ChatKeys(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows",
+                    Optional.empty());
         }
 
         @Override
@@ -184,8 +195,9 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         @Override
         public ChatKeys chat(ChatId chat) {
             String id = chat.value();
+            // The book has no idempotency keys; these two exist only once a send uses one.
             return new ChatKeys(prefix + "chat:" + id, prefix + "ids:" + id, prefix + "msgs:" + id,
-                    Optional.of(prefix + "lock:chat:" + id));
+                    prefix + "sent:" + id, prefix + "sent-windows:" + id, Optional.of(prefix + "lock:chat:" + id));
         }
 
         @Override

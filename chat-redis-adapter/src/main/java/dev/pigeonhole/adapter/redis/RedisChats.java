@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
+import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.Message;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -106,19 +108,32 @@ public final class RedisChats implements Chats {
     }
 
     @Override
-    public Message send(ChatId chat, UserId sender, String body, Instant at) {
+    public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
         Message draft = draft(sender, body, at);
         KeyLayout.ChatKeys chatKeys = keys.chat(chat);
-        List<String> scriptKeys = new ArrayList<>(chatKeys.state());
+        List<String> scriptKeys = new ArrayList<>(chatKeys.all());
         // The book layout has both extras: its lock, and a sender index that holds the cursor.
         chatKeys.sendLock().ifPresent(scriptKeys::add);
         if (keys.indexHoldsCursors()) {
             scriptKeys.add(keys.chatsOf(sender));
         }
-        ScriptCall call = new ScriptCall(Scripts.CHAT_SEND, scriptKeys, appendArguments(chat, sender, draft));
+        List<String> args = new ArrayList<>(appendArguments(chat, sender, draft));
+        // Ids cannot hold a space, so "sender key" names one sender's key unambiguously.
+        args.add(key.map(k -> sender.value() + " " + k.value()).orElse(""));
+        args.add(Long.toString(at.toEpochMilli()));
+        args.add(Long.toString(IdempotencyKey.WINDOW.toMillis()));
+        ScriptCall call = new ScriptCall(Scripts.CHAT_SEND, scriptKeys, args);
 
         Reply reply = waitingForBookLock(chat, () -> Reply.of(redis.run(call), Scripts.CHAT_SEND));
         requireChatAndMember(reply, chat, sender);
+        if (reply.is("EARLIER")) {
+            Message earlier = MessageJson.message(reply.text(0));
+            if (!earlier.body().equals(body)) {
+                throw new InvalidInputException("idempotency key " + key.orElseThrow() + " was used for a different "
+                        + "message in chat " + chat + "; use a new key for a new message");
+            }
+            return earlier;
+        }
         requireOk(reply, Scripts.CHAT_SEND);
         return withId(draft, reply.number(0));
     }
@@ -199,8 +214,7 @@ public final class RedisChats implements Chats {
     @Override
     public void leave(ChatId chat, UserId user) {
         KeyLayout.ChatKeys chatKeys = keys.chat(chat);
-        ScriptCall call = new ScriptCall(Scripts.CHAT_LEAVE,
-                chatKeys.state(), List.of(user.value()));
+        ScriptCall call = new ScriptCall(Scripts.CHAT_LEAVE, chatKeys.all(), List.of(user.value()));
         Reply reply = Reply.of(redis.run(call), Scripts.CHAT_LEAVE);
         requireChatAndMember(reply, chat, user);
         requireOk(reply, Scripts.CHAT_LEAVE);

@@ -4,6 +4,7 @@ import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.tck.ChannelsContract;
 import dev.pigeonhole.tck.ChatLockContract;
+import dev.pigeonhole.tck.ChatIdempotencyContract;
 import dev.pigeonhole.tck.ChatMembershipContract;
 import dev.pigeonhole.tck.ChatMessagesContract;
 import dev.pigeonhole.tck.ChatRacesContract;
@@ -36,6 +37,14 @@ abstract class RedisContractSuite {
 
     @Nested
     class Messages extends ChatMessagesContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return store(limits);
+        }
+    }
+
+    @Nested
+    class Idempotency extends ChatIdempotencyContract {
         @Override
         protected StoreFixture newStore(Limits limits) {
             return store(limits);

@@ -104,7 +104,7 @@ public final class RedisStoreFixture implements StoreFixture {
     public Set<String> tracesOf(ChatId chat) {
         KeyLayout.ChatKeys chatKeys = keys.chat(chat);
         Set<String> left = new TreeSet<>(target.keysWithPrefix(prefix));
-        left.retainAll(Set.of(chatKeys.members(), chatKeys.messageIds(), chatKeys.messages()));
+        left.retainAll(Set.copyOf(chatKeys.all()));
         return left;
     }
 

@@ -1,23 +1,35 @@
 package dev.pigeonhole.domain.port.in;
 
 import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessageText;
 import dev.pigeonhole.domain.model.UserId;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /** Posts a message to a chat the sender is a member of. One atomic step, no lock. */
 public interface SendMessage {
 
+    /** The message as stored; with an idempotency key seen before, the one stored the first time. */
     Message send(Command command);
 
-    record Command(ChatId chat, UserId sender, String text) {
+    /**
+     * @param idempotencyKey makes retrying this send harmless: within {@link IdempotencyKey#WINDOW}
+     *                       the same sender, chat and key store one message, however often sent
+     */
+    record Command(ChatId chat, UserId sender, String text, Optional<IdempotencyKey> idempotencyKey) {
 
         public Command {
             Objects.requireNonNull(chat, "chat");
             Objects.requireNonNull(sender, "sender");
             MessageText.check(text);
+            Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+        }
+
+        public Command(ChatId chat, UserId sender, String text) {
+            this(chat, sender, text, Optional.empty());
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
+import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.Message;
@@ -16,6 +17,7 @@ import dev.pigeonhole.domain.model.UserId;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -64,10 +66,22 @@ public interface Chats {
      * Announces {@link LiveEvent.MessagePosted} on {@link Channel#ofChat(ChatId)} through the
      * {@link Channels} of the same store.
      *
-     * @throws UnknownChatException if the chat does not exist
-     * @throws NotAMemberException  if {@code sender} is not a member
+     * <p>With a key, a send the same sender made to this chat under the same key, less than
+     * {@link IdempotencyKey#WINDOW} before {@code at}, is not made again: nothing is stored or
+     * announced, no cursor moves, and the message stored then is returned as it was, even if
+     * retention has dropped it since. The key is forgotten with the chat when its last member
+     * leaves.
+     *
+     * @throws UnknownChatException  if the chat does not exist
+     * @throws NotAMemberException   if {@code sender} is not a member
+     * @throws InvalidInputException if the key was used for a different body
      */
-    Message send(ChatId chat, UserId sender, String body, Instant at);
+    Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key);
+
+    /** A send without an idempotency key: each call stores a message. */
+    default Message send(ChatId chat, UserId sender, String body, Instant at) {
+        return send(chat, sender, body, at, Optional.empty());
+    }
 
     /**
      * For each of the user's chats, in {@link ChatId}'s order, the messages above its cursor,

@@ -69,5 +69,5 @@ local function append(members, ids, msgs, index, chat, sender, cursor, tail, max
     redis.call('ZREMRANGEBYSCORE', msgs, '-inf', id - max_retained)
   end
   announce(mode, channel, event_head .. json .. '}')
-  return id
+  return id, json
 end
