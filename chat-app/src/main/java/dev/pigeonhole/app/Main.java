@@ -36,8 +36,16 @@ public final class Main implements Runnable {
                 .setErr(errWriter)
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setParameterExceptionHandler((e, parsed) -> {
-                    e.getCommandLine().getErr().println("pigeonhole: " + e.getMessage());
-                    e.getCommandLine().usage(e.getCommandLine().getErr());
+                    CommandLine line = e.getCommandLine();
+                    if (e instanceof CommandLine.UnmatchedArgumentException) {
+                        // An unknown command or option: the list of what there is helps.
+                        line.getErr().println("pigeonhole: " + e.getMessage());
+                        line.usage(line.getErr());
+                    } else {
+                        // A known option with a value that does not fit: one line, not buried under the usage.
+                        line.getErr().println("pigeonhole: " + e.getMessage() + " (see '"
+                                + line.getCommandSpec().qualifiedName() + " --help')");
+                    }
                     return CommandLine.ExitCode.USAGE;
                 })
                 // A store that cannot be reached or a value that does not fit is a one-line answer,

@@ -1,0 +1,61 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
+import java.time.Duration;
+import java.time.InstantSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A server whose Redis dies: /health says so with a 503, API calls answer 503 problems that tell
+ * the client when to retry (never a 500 or a hang), and once Redis is back the same server
+ * recovers by itself, with no restart.
+ */
+class HealthWhenRedisDownTest {
+
+    private static final Duration RECOVERY = Duration.ofSeconds(30);
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(RedisConfig.Client.class)
+    void health_and_the_api_answer_503_while_redis_is_down_and_recover_when_it_is_back(RedisConfig.Client client) {
+        try (LocalRedisServer redis = LocalRedisServer.start();
+             Server server = Server.start(AppConfig.defaults().withRedis(RedisConfig.defaults()
+                             .withClient(client).withEndpoint(redis.target().endpoint())
+                             .withKeyPrefix(redis.target().newPrefix())),
+                     ServerConfig.defaults().withPort(0), InstantSource.system())) {
+            HttpApi api = HttpApi.of(server);
+            String token = api.signIn(HttpApi.randomUser("alice"));
+            assertThat(api.get("/health", null).status()).isEqualTo(200);
+            assertThat(api.get("/api/pending", token).status()).isEqualTo(200);
+
+            redis.stop();
+
+            // With the default timeouts, finding Redis gone takes Lettuce up to connect + command
+            // timeout (2 s + 2 s of PING retries); the client's 10 s limit keeps "never a hang" honest.
+
+            HttpApi.Answer health = api.get("/health", null);
+            assertThat(health.status()).as(health.toString()).isEqualTo(503);
+            assertThat(health.json().get("status").stringValue()).isEqualTo("down");
+            assertThat(health.json().get("store").stringValue()).startsWith("redis (" + client.name().toLowerCase());
+
+            HttpApi.Answer call = api.get("/api/pending", token);
+            assertThat(call.status()).as(call.toString()).isEqualTo(503);
+            assertThat(call.header("Content-Type")).startsWith("application/problem+json");
+            assertThat(call.json().get("status").intValue()).isEqualTo(503);
+            assertThat(call.header("Retry-After")).as("Retry-After").isNotNull().matches("[1-9][0-9]*");
+
+            redis.restart();
+
+            await().atMost(RECOVERY).untilAsserted(() -> {
+                HttpApi.Answer back = api.get("/health", null);
+                assertThat(back.status()).as(back.toString()).isEqualTo(200);
+                assertThat(back.json().get("status").stringValue()).isEqualTo("up");
+            });
+            await().atMost(RECOVERY).untilAsserted(() ->
+                    assertThat(api.get("/api/pending", token).status()).isEqualTo(200));
+        }
+    }
+}

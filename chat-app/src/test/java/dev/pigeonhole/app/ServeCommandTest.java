@@ -1,0 +1,111 @@
+package dev.pigeonhole.app;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * {@code pigeonhole serve} refusing to start: a wrong value is exit status 2, a store that does
+ * not answer is 3, and either way the operator reads one line that says what is wrong, never a
+ * stack trace. A start that succeeds blocks until shutdown, so only failing starts are run here,
+ * each under a time limit in case one starts after all.
+ */
+class ServeCommandTest {
+
+    private static final Duration LIMIT = Duration.ofSeconds(30);
+
+    record Outcome(int status, String out, String err) {
+
+        List<String> errLines() {
+            return err.strip().lines().toList();
+        }
+    }
+
+    @Test
+    void a_port_that_is_not_a_number_is_exit_status_2_with_one_line_naming_it() {
+        Outcome outcome = serve("--port", "abc");
+
+        assertThat(outcome.status()).isEqualTo(2);
+        assertOneLineWithoutStackTrace(outcome);
+        assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: ").contains("--port").contains("'abc'");
+    }
+
+    @Test
+    void an_unknown_store_is_exit_status_2_with_one_line_naming_the_choices() {
+        Outcome outcome = serve("--store", "nosuch");
+
+        assertThat(outcome.status()).isEqualTo(2);
+        assertOneLineWithoutStackTrace(outcome);
+        assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: ").contains("--store").contains("nosuch")
+                .containsIgnoringCase("memory").containsIgnoringCase("redis");
+    }
+
+    @Test
+    void a_port_out_of_range_is_exit_status_2_with_one_line_giving_the_range() {
+        Outcome outcome = serve("--port", "70000");
+
+        assertThat(outcome.status()).isEqualTo(2);
+        assertOneLineWithoutStackTrace(outcome);
+        assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: ").contains("65535").contains("70000");
+    }
+
+    @Test
+    void a_jwt_secret_shorter_than_32_bytes_is_exit_status_2_with_one_line_saying_the_minimum() {
+        Outcome outcome = serve("--port", "0", "--jwt-secret", "only-31-bytes-long-0123456789ab");
+
+        assertThat(outcome.status()).isEqualTo(2);
+        assertOneLineWithoutStackTrace(outcome);
+        assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: ").contains("at least 32 bytes");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(RedisConfig.Client.class)
+    void a_redis_that_does_not_answer_is_exit_status_3_with_one_line(RedisConfig.Client client) {
+        String url = "redis://127.0.0.1:" + closedPort();
+
+        Outcome outcome = serve("--port", "0", "--store", "redis", "--redis-client", client.name().toLowerCase(),
+                "--redis-url", url);
+
+        assertThat(outcome.status()).isEqualTo(3);
+        assertOneLineWithoutStackTrace(outcome);
+        assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: Redis did not answer at").contains(url);
+    }
+
+    private static void assertOneLineWithoutStackTrace(Outcome outcome) {
+        assertThat(outcome.errLines()).as("standard error:%n%s", outcome.err()).hasSize(1);
+        assertThat(outcome.err()).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(outcome.out()).as("standard output").isEmpty();
+    }
+
+    private static Outcome serve(String... options) {
+        String[] args = Stream.concat(Stream.of("serve"), Stream.of(options)).toArray(String[]::new);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = assertTimeoutPreemptively(LIMIT, () -> Main.run(args,
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)),
+                () -> "serve " + String.join(" ", options) + " did not fail: it started, or hung");
+        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A loopback port nothing listens on: probed free, then let go. */
+    private static int closedPort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
