@@ -56,8 +56,13 @@ final class Endpoints {
             try {
                 refuseOversized(ctx);
                 handler.handle(ctx);
-            } catch (Exception failure) {
+            } catch (Throwable failure) {
+                // Errors too (a linkage error from a mismatched jar is one): the client still gets
+                // a problem, never Javalin's bare page. The JVM's own failures go on up afterwards.
                 Problems.answer(ctx, Problems.of(failure));
+                if (failure instanceof VirtualMachineError fatal) {
+                    throw fatal;
+                }
             } finally {
                 metrics.request(method.name(), path, ctx.statusCode(), System.nanoTime() - started);
             }

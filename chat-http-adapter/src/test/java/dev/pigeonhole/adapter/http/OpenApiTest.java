@@ -1,0 +1,293 @@
+package dev.pigeonhole.adapter.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pigeonhole.domain.model.Limits;
+import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * openapi.json is what clients are generated from, so it must say what the server does: the same
+ * routes, and every answer a client can get listed with the body it really has. One realistic
+ * session, errors included, runs once against the real server; each test then holds one promise
+ * of the document against what was recorded.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OpenApiTest {
+
+    private static final Pattern TEMPLATE_PARAMETER = Pattern.compile("\\{[^}/]+}");
+    /** Text that alone fills the default request limit, so any body carrying it is over. */
+    private static final String OVER_THE_LIMIT = "x".repeat(HttpSettings.DEFAULT_MAX_REQUEST_BYTES);
+
+    /** One request of the session: the route it was meant for, the status it was meant to provoke, and what came back. */
+    private record Exchange(String method, String template, String path, int provoked, ApiClient.Response response) {
+
+        String route() {
+            return method + " " + template;
+        }
+
+        @Override
+        public String toString() {
+            return method + " " + path + " -> " + response.status() + " " + response.body();
+        }
+    }
+
+    private final OpenApiDocument document = OpenApiDocument.load();
+    private final List<Exchange> exchanges = new ArrayList<>();
+    private TestApi api;
+
+    @BeforeAll
+    void run_a_session_that_reaches_every_route() {
+        // Small limits, so a full chat and a full mailbox take a request or two rather than thousands.
+        api = TestApi.start(Limits.DEFAULTS.withMaxMembers(3).withMailboxCapacity(2), HttpSettings.defaults(true));
+
+        String alice = signIn("alice");
+        String bob = signIn("bob");
+        String carol = signIn("carol");
+        String dave = signIn("dave");
+        call(400, "POST", "/api/session", null, "{\"user\":\"not a valid id\"}");
+        call(400, "POST", "/api/session", null, "{\"user\":\"eve\",\"role\":\"admin\"}");
+
+        call(201, "POST", "/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"lunch?\",\"chatId\":\"lunch\"}");
+        call(201, "POST", "/api/chats", alice, "{\"members\":[\"carol\"],\"message\":\"hi carol\"}");
+        call(409, "POST", "/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"again\",\"chatId\":\"lunch\"}");
+        call(400, "POST", "/api/chats", alice, "{\"members\":[\"bob\",\"carol\",\"dave\"],\"message\":\"crowd\"}");
+        call(400, "POST", "/api/chats", alice, "{\"members\":[\"bob\"],\"message\":");
+        call(400, "POST", "/api/chats", alice, "{\"members\":\"bob\",\"message\":\"hi\"}");
+        call(401, "POST", "/api/chats", null, "{\"members\":[\"bob\"],\"message\":\"hi\"}");
+        call(413, "POST", "/api/chats", alice, "{\"members\":[],\"message\":\"" + OVER_THE_LIMIT + "\"}");
+        call(200, "GET", "/api/chats", alice, null);
+        call(401, "GET", "/api/chats", "not-a-token", null);
+
+        call(201, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"yes\"}", "lunch");
+        call(201, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"noon?\"}", "lunch");
+        call(400, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"   \"}", "lunch");
+        call(403, "POST", "/api/chats/{chat}/messages", dave, "{\"message\":\"let me in\"}", "lunch");
+        call(404, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"anyone?\"}", "nowhere");
+        call(413, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"" + OVER_THE_LIMIT + "\"}", "lunch");
+
+        call(200, "GET", "/api/chats/{chat}/messages?after=1&limit=10", alice, null, "lunch");
+        call(400, "GET", "/api/chats/{chat}/messages?after=soon", alice, null, "lunch");
+        call(403, "GET", "/api/chats/{chat}/messages", dave, null, "lunch");
+        call(404, "GET", "/api/chats/{chat}/messages", alice, null, "nowhere");
+
+        call(200, "GET", "/api/pending?limit=10", alice, null);
+        call(400, "GET", "/api/pending?limit=0", alice, null);
+
+        call(204, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":3}", "lunch");
+        call(400, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":\"3\"}", "lunch");
+        call(403, "POST", "/api/chats/{chat}/read", dave, "{\"upTo\":1}", "lunch");
+        call(404, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":1}", "nowhere");
+
+        call(204, "POST", "/api/chats/{chat}/members", carol, null, "lunch");
+        call(409, "POST", "/api/chats/{chat}/members", dave, null, "lunch");
+        call(404, "POST", "/api/chats/{chat}/members", dave, null, "nowhere");
+        call(400, "POST", "/api/chats/{chat}/members", dave, "{\"user\":\"dave\"}", "lunch");
+
+        call(403, "DELETE", "/api/chats/{chat}/members/{user}", alice, null, "lunch", "bob");
+        call(204, "DELETE", "/api/chats/{chat}/members/{user}", carol, null, "lunch", "carol");
+        call(404, "DELETE", "/api/chats/{chat}/members/{user}", carol, null, "nowhere", "carol");
+
+        call(201, "POST", "/api/users/{user}/mailbox", alice, "{\"message\":\"psst\"}", "bob");
+        call(201, "POST", "/api/users/{user}/mailbox", carol, "{\"message\":\"psst too\"}", "bob");
+        call(409, "POST", "/api/users/{user}/mailbox", dave, "{\"message\":\"and me\"}", "bob");
+        call(400, "POST", "/api/users/{user}/mailbox", dave, "{\"text\":\"hi\"}", "bob");
+        call(200, "POST", "/api/mailbox/take?max=1", bob, null);
+        call(200, "POST", "/api/mailbox/take", bob, null);
+        call(400, "POST", "/api/mailbox/take?max=lots", bob, null);
+
+        call(200, "GET", "/api/presence", alice, null);
+        call(200, "GET", "/api/presence?within=PT1M", alice, null);
+        call(400, "GET", "/api/presence?within=a-while", alice, null);
+
+        call(200, "GET", "/health", null, null);
+        api.storeUp.set(false);
+        call(503, "GET", "/health", null, null);
+        api.storeUp.set(true);
+        call(200, "GET", "/metrics", null, null);
+        call(200, "GET", "/openapi.json", null, null);
+
+        // Dev login off is configuration, so it takes a server of its own.
+        try (TestApi locked = TestApi.start(Limits.DEFAULTS, HttpSettings.defaults(false))) {
+            exchange(locked.client, 403, "POST", "/api/session", null, "{\"user\":\"alice\"}");
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    @Test
+    void the_documented_operations_are_exactly_the_routes_the_server_holds() {
+        Set<String> routes = new LinkedHashSet<>(api.server.routes());
+        Set<String> operations = document.operations();
+        Set<String> undocumented = new LinkedHashSet<>(routes);
+        undocumented.removeAll(operations);
+        Set<String> unserved = new LinkedHashSet<>(operations);
+        unserved.removeAll(routes);
+
+        assertThat(routes).as("routes the server holds").isNotEmpty();
+        assertThat(undocumented).as("routes the server holds that openapi.json does not describe").isEmpty();
+        assertThat(unserved).as("operations openapi.json describes that the server does not hold").isEmpty();
+    }
+
+    @Test
+    void every_path_parameter_is_declared_by_the_operation_that_has_it() {
+        assertThat(document.operations()).anyMatch(route -> TEMPLATE_PARAMETER.matcher(route).find());
+        assertThat(document.pathParameterProblems()).isEmpty();
+    }
+
+    @Test
+    void the_document_is_served_byte_for_byte_and_declares_openapi_3_1() {
+        ApiClient.Response served = api.client.get("/openapi.json", null);
+
+        assertThat(served.status()).isEqualTo(200);
+        assertThat(served.contentType()).startsWith("application/json");
+        assertThat(served.body().getBytes(StandardCharsets.UTF_8)).isEqualTo(document.bytes());
+        assertThat(document.root().path("openapi").stringValue("")).matches("3\\.1\\.\\d+");
+    }
+
+    @Test
+    void each_request_of_the_session_gets_the_answer_it_was_meant_to_provoke() {
+        // Otherwise an error case that quietly stops happening would leave its status unchecked.
+        assertThat(exchanges).isNotEmpty()
+                .filteredOn(exchange -> exchange.response().status() != exchange.provoked())
+                .isEmpty();
+    }
+
+    @Test
+    void the_session_reaches_every_route_the_server_holds() {
+        Set<String> reached = new LinkedHashSet<>();
+        exchanges.forEach(exchange -> reached.add(exchange.route()));
+
+        assertThat(reached).containsAll(api.server.routes());
+    }
+
+    @Test
+    void every_answer_of_the_session_is_documented_and_matches_its_schema() {
+        List<String> violations = new ArrayList<>();
+        exchanges.forEach(exchange -> violations.addAll(
+                document.violations(exchange.method(), exchange.template(), exchange.response())));
+
+        assertThat(violations).isEmpty();
+    }
+
+    @Test
+    void an_operation_needs_a_token_exactly_when_the_document_says_so() {
+        List<String> wrong = new ArrayList<>();
+        int protectedOperations = 0;
+        for (String route : document.operations()) {
+            String method = route.substring(0, route.indexOf(' '));
+            String template = route.substring(route.indexOf(' ') + 1);
+            String path = TEMPLATE_PARAMETER.matcher(template).replaceAll("someone");
+            ApiClient.Response answer = api.client.send(method, path, null, null);
+            boolean needsToken = document.needsToken(method, template);
+            protectedOperations += needsToken ? 1 : 0;
+            if (needsToken != (answer.status() == 401)) {
+                wrong.add(route + (needsToken ? " needs a token by the document" : " is public by the document")
+                        + " but answered " + answer.status() + " without one");
+            }
+            wrong.addAll(document.violations(method, template, answer));
+        }
+
+        assertThat(protectedOperations).isPositive().isLessThan(document.operations().size());
+        assertThat(wrong).isEmpty();
+    }
+
+    @Test
+    void every_post_or_delete_refuses_an_oversized_body_as_the_document_says() {
+        // The limit is checked before anything else, so it holds for routes that read no body as well.
+        String oversized = "\"" + OVER_THE_LIMIT + "\"";
+        List<String> wrong = new ArrayList<>();
+        int tried = 0;
+        for (String route : document.operations()) {
+            String method = route.substring(0, route.indexOf(' '));
+            if (!method.equals("POST") && !method.equals("DELETE")) {
+                continue;
+            }
+            String template = route.substring(route.indexOf(' ') + 1);
+            String path = TEMPLATE_PARAMETER.matcher(template).replaceAll("someone");
+            ApiClient.Response answer = api.client.send(method, path, null, oversized);
+            tried++;
+            if (answer.status() != 413) {
+                wrong.add(route + " answered " + answer.status() + " to an oversized body");
+            }
+            wrong.addAll(document.violations(method, template, answer));
+        }
+
+        assertThat(tried).isPositive();
+        assertThat(wrong).isEmpty();
+    }
+
+    @Test
+    void the_checker_rejects_answers_the_document_does_not_promise() {
+        // The session passing proves little unless the checker can say no.
+        assertThat(document.violations("GET", "/api/chats", answer(418, "application/json", "[]")))
+                .singleElement().asString().contains("not documented");
+        assertThat(document.violations("GET", "/api/pending", answer(200, "application/json", "{\"chats\":\"none\"}")))
+                .isNotEmpty();
+        assertThat(document.violations("GET", "/api/chats/{chat}/messages", answer(200, "application/json",
+                "{\"messages\":[{\"id\":1,\"ts\":\"yesterday\",\"sender\":\"alice\",\"message\":\"hi\"}],"
+                        + "\"gap\":false,\"firstAvailableId\":1,\"lastId\":1}")))
+                .singleElement().asString().contains("/messages/0/ts");
+        assertThat(document.violations("GET", "/api/chats", answer(200, "text/html", "<p>chats</p>")))
+                .singleElement().asString().contains("content type");
+        assertThat(document.violations("POST", "/api/chats/{chat}/read", answer(204, "", "done")))
+                .singleElement().asString().contains("without a body");
+        assertThat(document.violations("GET", "/api/chats", answer(401, "application/problem+json",
+                "{\"type\":\"/problems/unauthorized\",\"title\":\"Not signed in\",\"status\":401,\"detail\":\"no\"}")))
+                .singleElement().asString().contains("WWW-Authenticate");
+        assertThat(document.violations("GET", "/api/nowhere", answer(200, "application/json", "[]")))
+                .singleElement().asString().contains("no such operation");
+    }
+
+    private String signIn(String user) {
+        return call(200, "POST", "/api/session", null, "{\"user\":\"" + user + "\"}").json().get("token").stringValue();
+    }
+
+    private ApiClient.Response call(int provoked, String method, String target, String token, String body,
+                                    String... pathValues) {
+        return exchange(api.client, provoked, method, target, token, body, pathValues);
+    }
+
+    /**
+     * @param target the route's template, with a query string when the request has one
+     * @param pathValues fill the template's parameters, in order
+     */
+    private ApiClient.Response exchange(ApiClient client, int provoked, String method, String target, String token,
+                                        String body, String... pathValues) {
+        String template = target.split("\\?", 2)[0];
+        Matcher parameters = TEMPLATE_PARAMETER.matcher(target);
+        StringBuilder path = new StringBuilder();
+        int next = 0;
+        while (parameters.find()) {
+            parameters.appendReplacement(path, Matcher.quoteReplacement(pathValues[next++]));
+        }
+        parameters.appendTail(path);
+        if (next != pathValues.length) {
+            throw new IllegalArgumentException(target + " has " + next + " path parameters, not " + pathValues.length);
+        }
+        ApiClient.Response response = client.send(method, path.toString(), token, body);
+        exchanges.add(new Exchange(method, template, path.toString(), provoked, response));
+        return response;
+    }
+
+    private static ApiClient.Response answer(int status, String contentType, String body) {
+        Map<String, List<String>> headers = contentType.isEmpty() ? Map.of() : Map.of("Content-Type", List.of(contentType));
+        return new ApiClient.Response(status, body, HttpHeaders.of(headers, (name, value) -> true));
+    }
+}
