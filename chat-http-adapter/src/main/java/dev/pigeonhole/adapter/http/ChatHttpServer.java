@@ -2,6 +2,7 @@ package dev.pigeonhole.adapter.http;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.Objects;
@@ -36,9 +37,13 @@ public final class ChatHttpServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.http.maxRequestSize = settings.maxRequestBytes();
             config.http.prefer405over404 = true;
-            // Jetty's context lets requests in flight finish on stop, but only within a stop
-            // timeout; without one (the default) stopping cuts them off.
-            config.jetty.modifyServer(server -> server.setStopTimeout(settings.stopTimeout().toMillis()));
+            config.jetty.modifyServer(server -> {
+                // Jetty's context lets requests in flight finish on stop, but only within a stop
+                // timeout; without one (the default) stopping cuts them off.
+                server.setStopTimeout(settings.stopTimeout().toMillis());
+                // What Jetty refuses before any route sees it (a broken URI, oversized headers).
+                server.setErrorHandler(new JettyProblems());
+            });
 
             Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.touchPresence(), metrics,
                     settings.maxRequestBytes());
@@ -70,6 +75,8 @@ public final class ChatHttpServer implements AutoCloseable {
     /** Every route as "METHOD /path", as the router holds them: what the OpenAPI test checks. */
     List<String> routes() {
         return javalin.unsafe.internalRouter.allHttpHandlers().stream()
+                // Every GET route also takes HEAD (see Endpoints); HTTP implies it, so no description lists it.
+                .filter(parsed -> parsed.endpoint.method != HandlerType.HEAD)
                 .map(parsed -> parsed.endpoint.method.name() + " " + parsed.endpoint.path)
                 .toList();
     }

@@ -51,6 +51,15 @@ final class Endpoints {
     }
 
     void forAnyone(HandlerType method, String path, ForAnyone handler) {
+        add(method, path, handler);
+        if (method == HandlerType.GET) {
+            // Left to itself, Javalin answers HEAD on a GET route with an empty 200 without running
+            // the route: no authentication, and a /health that is down would look up.
+            add(HandlerType.HEAD, path, handler);
+        }
+    }
+
+    private void add(HandlerType method, String path, ForAnyone handler) {
         routes.addEndpoint(new io.javalin.router.Endpoint(method, path, ctx -> {
             long started = System.nanoTime();
             try {

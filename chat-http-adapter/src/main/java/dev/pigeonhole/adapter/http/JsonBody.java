@@ -6,6 +6,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -32,8 +34,16 @@ final class JsonBody {
         JsonNode node;
         try {
             node = Json.readTree(body);
-        } catch (JacksonException e) {
+        } catch (StreamReadException e) {
+            // A syntax error: Jackson's own words point at the spot, which is what the client needs.
             throw Problem.malformedJson("the body is not valid JSON: " + e.getOriginalMessage());
+        } catch (StreamConstraintsException e) {
+            // Jackson's words here name its own settings class; the client needs the limit, plainly.
+            throw Problem.malformedJson("the body nests too deeply, or holds a number or a text too long, to be read");
+        } catch (JacksonException e) {
+            // Anything else (a second value after the first) Jackson tells in terms of its own classes.
+            throw Problem.malformedJson("the body must be one JSON value, an object with " + describe(fields)
+                    + ", and nothing after it");
         }
         if (node == null || !node.isObject()) {
             throw Problem.malformedJson("the body must be a JSON object with " + describe(fields));

@@ -16,6 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class ApiClient {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final int EXPECT_CONTINUE_ABOVE = 8 * 1024;
 
     private final URI base;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -69,6 +70,11 @@ final class ApiClient {
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         if (body != null) {
             request.header("Content-Type", "application/json");
+        }
+        if (body != null && body.length > EXPECT_CONTINUE_ABOVE) {
+            // As curl does: a server that refuses a large body unread (413) closes the connection
+            // while the client may still be writing, and the answer is lost. Asking first avoids that race.
+            request.expectContinue(true);
         }
         if (token != null) {
             request.header("Authorization", "Bearer " + token);

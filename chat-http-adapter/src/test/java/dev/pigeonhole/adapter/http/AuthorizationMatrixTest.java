@@ -1,0 +1,307 @@
+package dev.pigeonhole.adapter.http;
+
+import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.UserId;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Who may do what, route by route: nobody without a valid token, nobody in a chat they are not a
+ * member of, nobody leaving on someone else's behalf, and a refused request neither reveals nor
+ * changes anything. One server for the class; every test works on its own users and chat.
+ */
+class AuthorizationMatrixTest {
+
+    /** Every /api route but the session one, in the shape a member would send it successfully. */
+    enum Route {
+        CREATE_CHAT("POST", "/api/chats", "{\"members\":[\"{member}\"],\"message\":\"hello\"}", 201),
+        LIST_CHATS("GET", "/api/chats", null, 200),
+        SEND("POST", "/api/chats/{chat}/messages", "{\"message\":\"hello\"}", 201),
+        READ("GET", "/api/chats/{chat}/messages", null, 200),
+        PENDING("GET", "/api/pending", null, 200),
+        ACKNOWLEDGE("POST", "/api/chats/{chat}/read", "{\"upTo\":1}", 204),
+        JOIN("POST", "/api/chats/{chat}/members", null, 204),
+        LEAVE("DELETE", "/api/chats/{chat}/members/{self}", null, 204),
+        DELIVER("POST", "/api/users/{member}/mailbox", "{\"message\":\"hello\"}", 201),
+        TAKE("POST", "/api/mailbox/take", null, 200),
+        PRESENCE("GET", "/api/presence", null, 200);
+
+        final String method;
+        final String template;
+        final String body;
+        final int success;
+
+        Route(String method, String template, String body, int success) {
+            this.method = method;
+            this.template = template;
+            this.body = body;
+            this.success = success;
+        }
+
+        @Override
+        public String toString() {
+            return method + " " + template;
+        }
+    }
+
+    /** Credentials that must not get anyone in. */
+    enum BadCredential {
+        NONE, MALFORMED, OTHER_SECRET, EXPIRED, ALG_NONE
+    }
+
+    private static final String MARKER = "classified";
+    private static final AtomicInteger RUN = new AtomicInteger();
+    private static TestApi api;
+
+    private String owner;
+    private String member;
+    private String stranger;
+    private String chat;
+    private List<String> secrets;
+
+    @BeforeAll
+    static void startServer() {
+        api = TestApi.start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        api.close();
+    }
+
+    /** Fresh users and a fresh chat per test, so that tests sharing the server cannot see each other. */
+    @BeforeEach
+    void seedAChatWithHistoryAndAMailbox() {
+        int run = RUN.incrementAndGet();
+        owner = "owner-" + run;
+        member = "member-" + run;
+        stranger = "stranger-" + run;
+        chat = "chat-" + run;
+        secrets = List.of(MARKER + " first " + run, MARKER + " second " + run, MARKER + " reply " + run,
+                MARKER + " direct " + run);
+        String ownerToken = api.client.signIn(owner);
+        String memberToken = api.client.signIn(member);
+        expect(201, api.client.post("/api/chats", ownerToken, "{\"members\":[\"" + member + "\"],\"message\":\""
+                + secrets.get(0) + "\",\"chatId\":\"" + chat + "\"}"));
+        expect(201, api.client.post("/api/chats/" + chat + "/messages", ownerToken, message(secrets.get(1))));
+        expect(201, api.client.post("/api/chats/" + chat + "/messages", memberToken, message(secrets.get(2))));
+        expect(201, api.client.post("/api/users/" + owner + "/mailbox", memberToken, message(secrets.get(3))));
+    }
+
+    static Stream<Arguments> routesWithBadCredentials() {
+        return Stream.of(Route.values())
+                .flatMap(route -> Stream.of(BadCredential.values()).map(credential -> Arguments.of(route, credential)));
+    }
+
+    @ParameterizedTest(name = "{0} with {1}")
+    @MethodSource("routesWithBadCredentials")
+    void a_request_without_valid_credentials_is_refused_with_401_and_changes_nothing(Route route,
+                                                                                    BadCredential credential) {
+        String before = snapshot();
+        // Built after the snapshot: an expired token moves the clock, and the snapshot must not care.
+        String token = token(credential, owner);
+
+        ApiClient.Response response = api.client.send(route.method, path(route, owner), token, body(route));
+
+        JsonNode problem = assertProblem(response, 401, "unauthorized");
+        assertThat(response.header("WWW-Authenticate")).hasValueSatisfying(value -> assertThat(value).startsWith("Bearer"));
+        // Refused for the reason this case is about, not by accident for another one.
+        assertThat(problem.get("detail").stringValue()).containsIgnoringCase(reasonOf(credential));
+        assertNothingLeaks(response);
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("readRoutes")
+    void a_head_request_without_a_token_is_refused_like_its_get(Route route) {
+        ApiClient.Response response = api.client.send("HEAD", path(route, owner), null, null);
+
+        assertThat(response.status()).isEqualTo(401);
+        assertThat(response.header("WWW-Authenticate")).isPresent();
+        assertThat(response.contentType()).startsWith("application/problem+json");
+        assertThat(response.body()).isEmpty();
+    }
+
+    static Stream<Route> readRoutes() {
+        return Stream.of(Route.values()).filter(route -> route.method.equals("GET"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("chatRoutesRefusedToStrangers")
+    void a_non_member_cannot_read_send_to_acknowledge_or_leave_a_chat_and_changes_nothing(Route route) {
+        String before = snapshot();
+
+        ApiClient.Response response = api.client.send(route.method, path(route, stranger), api.client.signIn(stranger),
+                body(route));
+
+        assertProblem(response, 403, "not-a-member");
+        assertNothingLeaks(response);
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    static Stream<Route> chatRoutesRefusedToStrangers() {
+        return Stream.of(Route.SEND, Route.READ, Route.ACKNOWLEDGE, Route.LEAVE);
+    }
+
+    @Test
+    void a_non_member_cannot_make_a_member_leave() {
+        String before = snapshot();
+
+        ApiClient.Response response = api.client.delete("/api/chats/" + chat + "/members/" + member,
+                api.client.signIn(stranger));
+
+        assertProblem(response, 403, "forbidden");
+        assertNothingLeaks(response);
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void a_member_cannot_make_another_member_leave() {
+        String before = snapshot();
+
+        ApiClient.Response response = api.client.delete("/api/chats/" + chat + "/members/" + owner,
+                api.client.signIn(member));
+
+        assertProblem(response, 403, "forbidden");
+        assertNothingLeaks(response);
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void a_non_members_chat_list_and_pending_do_not_contain_the_chat() {
+        String token = api.client.signIn(stranger);
+
+        ApiClient.Response chats = api.client.get("/api/chats", token);
+        ApiClient.Response pending = api.client.get("/api/pending", token);
+
+        assertThat(chats.status()).isEqualTo(200);
+        assertThat(chats.json().values()).extracting(entry -> entry.get("chatId").stringValue()).doesNotContain(chat);
+        assertThat(pending.status()).isEqualTo(200);
+        assertThat(pending.json().get("chats").values()).extracting(entry -> entry.get("chatId").stringValue())
+                .doesNotContain(chat);
+        assertNothingLeaks(chats);
+        assertNothingLeaks(pending);
+    }
+
+    @Test
+    void taking_from_the_mailbox_takes_only_the_callers_own_messages() {
+        String before = snapshot();
+
+        ApiClient.Response taken = api.client.post("/api/mailbox/take", api.client.signIn(stranger), null);
+
+        assertThat(taken.status()).isEqualTo(200);
+        assertThat(taken.json().get("messages").values()).isEmpty();
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("allRoutes")
+    void a_member_is_served_on_every_route(Route route) {
+        ApiClient.Response response = api.client.send(route.method, path(route, owner), api.client.signIn(owner),
+                body(route));
+
+        assertThat(response.status()).as(response.body()).isEqualTo(route.success);
+        if (response.status() != 204 && !response.body().isEmpty()) {
+            assertThat(response.contentType()).startsWith("application/json");
+        }
+    }
+
+    static Stream<Route> allRoutes() {
+        return Stream.of(Route.values());
+    }
+
+    @Test
+    void a_member_sees_the_history_that_is_kept_from_everyone_else() {
+        // The positive side of the leak checks: the texts they look for really are in the store.
+        ApiClient.Response history = api.client.get("/api/chats/" + chat + "/messages", api.client.signIn(member));
+
+        assertThat(history.json().get("messages").values()).extracting(message -> message.get("message").stringValue())
+                .containsExactly(secrets.get(0), secrets.get(1), secrets.get(2));
+    }
+
+    @Test
+    void with_dev_login_off_nobody_is_signed_in_by_name() {
+        try (TestApi locked = TestApi.start(Limits.DEFAULTS, HttpSettings.defaults(false))) {
+            ApiClient.Response response = locked.client.post("/api/session", null, "{\"user\":\"alice\"}");
+
+            assertProblem(response, 403, "dev-login-off");
+            assertThat(response.json().has("token")).isFalse();
+            assertThat(response.body()).doesNotContain("eyJ");
+            // Refusing dev login must not lock everyone out: a token issued under the secret still works.
+            assertThat(locked.client.get("/api/chats", locked.tokens.issue(UserId.of("alice"))).status()).isEqualTo(200);
+        }
+    }
+
+    private String token(BadCredential credential, String user) {
+        return switch (credential) {
+            case NONE -> null;
+            case MALFORMED -> "this-is-not-a-jwt";
+            case OTHER_SECRET -> Tokens.withSecret("another secret, just as long and just as strong", Duration.ofHours(1),
+                    api.now::get).issue(UserId.of(user));
+            case EXPIRED -> {
+                String issued = api.tokens.issue(UserId.of(user));
+                api.advance(Duration.ofHours(1).plusSeconds(1));
+                yield issued;
+            }
+            case ALG_NONE -> unsigned("{\"alg\":\"none\",\"typ\":\"JWT\"}", "{\"iss\":\"pigeonhole\",\"sub\":\"" + user
+                    + "\",\"iat\":" + api.now.get().getEpochSecond() + ",\"exp\":"
+                    + api.now.get().plus(Duration.ofHours(1)).getEpochSecond() + "}");
+        };
+    }
+
+    private static String reasonOf(BadCredential credential) {
+        return switch (credential) {
+            case NONE -> "Authorization: Bearer";
+            case MALFORMED, ALG_NONE -> "not a signed JWT";
+            case OTHER_SECRET -> "signature";
+            case EXPIRED -> "expired";
+        };
+    }
+
+    /** A token that claims everything a real one does but carries no signature at all. */
+    private static String unsigned(String header, String claims) {
+        Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+        return base64.encodeToString(header.getBytes(StandardCharsets.UTF_8)) + "."
+                + base64.encodeToString(claims.getBytes(StandardCharsets.UTF_8)) + ".";
+    }
+
+    private String path(Route route, String caller) {
+        return route.template.replace("{chat}", chat).replace("{member}", member).replace("{self}", caller);
+    }
+
+    private String body(Route route) {
+        return route.body == null ? null : route.body.replace("{member}", member);
+    }
+
+    private String snapshot() {
+        return StoreSnapshot.of(api, List.of(owner, member, stranger), chat, owner);
+    }
+
+    /** Every seeded text carries the marker, so even a fragment of one in an answer shows. */
+    private static void assertNothingLeaks(ApiClient.Response response) {
+        assertThat(response.body()).doesNotContain(MARKER);
+    }
+
+    private static String message(String text) {
+        return "{\"message\":\"" + text + "\"}";
+    }
+
+    private static void expect(int status, ApiClient.Response response) {
+        assertThat(response.status()).as("seeding: %s", response.body()).isEqualTo(status);
+    }
+}

@@ -1,0 +1,356 @@
+package dev.pigeonhole.adapter.http;
+
+import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pigeonhole.domain.model.Limits;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Each way a request can be wrong gets its own status and problem type, so a client can tell
+ * them apart without reading prose, and none of them shows the server's insides.
+ */
+class BadInputTest {
+
+    private static final String ROOM = "/api/chats/room";
+    private static final String ID_65 = "x".repeat(65);
+    private static final int MAX_BODY = Limits.DEFAULTS.maxBodyLength();
+
+    private static TestApi api;
+    private static String alice;
+    private static String mallory;
+
+    /**
+     * @param caller who sends it: "alice" is a member of the chat "room", "mallory" is not, null sends no token
+     */
+    record Case(String why, String caller, String method, String path, String body, int status, String type) {
+
+        static Case of(String why, String method, String path, String body, int status, String type) {
+            return new Case(why, "alice", method, path, body, status, type);
+        }
+
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
+
+    @BeforeAll
+    static void startServerWithAChat() {
+        api = TestApi.start();
+        alice = api.client.signIn("alice");
+        mallory = api.client.signIn("mallory");
+        api.client.signIn("bob");
+        ApiClient.Response created = api.client.post("/api/chats", alice,
+                "{\"members\":[\"bob\"],\"message\":\"hi\",\"chatId\":\"room\"}");
+        assertThat(created.status()).isEqualTo(201);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        api.close();
+    }
+
+    static Stream<Case> cases() {
+        return Stream.of(
+                // Not JSON, or not the JSON object every body must be.
+                Case.of("truncated JSON", "POST", ROOM + "/messages", "{\"message\":\"hi\"", 400, "malformed-json"),
+                Case.of("form encoding instead of JSON", "POST", ROOM + "/messages", "message=hi", 400, "malformed-json"),
+                Case.of("an empty body", "POST", ROOM + "/messages", "", 400, "malformed-json"),
+                Case.of("an empty body to create a chat", "POST", "/api/chats", "", 400, "malformed-json"),
+                Case.of("a JSON array", "POST", ROOM + "/messages", "[\"hi\"]", 400, "malformed-json"),
+                Case.of("a JSON string", "POST", ROOM + "/messages", "\"hi\"", 400, "malformed-json"),
+                Case.of("a JSON number", "POST", ROOM + "/read", "1", 400, "malformed-json"),
+                Case.of("JSON null", "POST", ROOM + "/messages", "null", 400, "malformed-json"),
+                Case.of("a second value after the object", "POST", ROOM + "/messages", "{\"message\":\"hi\"} {}", 400,
+                        "malformed-json"),
+                Case.of("a duplicate key", "POST", ROOM + "/messages", "{\"message\":\"a\",\"message\":\"b\"}", 400,
+                        "malformed-json"),
+                Case.of("JSON nested a thousand deep", "POST", ROOM + "/messages", "[".repeat(1000) + "]".repeat(1000),
+                        400, "malformed-json"),
+                Case.of("a number of two thousand digits", "POST", ROOM + "/read", "{\"upTo\":" + "9".repeat(2000) + "}",
+                        400, "malformed-json"),
+                Case.of("a body where joining takes none or an empty object", "POST", ROOM + "/members", "[]", 400,
+                        "malformed-json"),
+
+                // Fields of the wrong type: nothing is coerced.
+                Case.of("a number for the message", "POST", ROOM + "/messages", "{\"message\":42}", 400, "wrong-field-type"),
+                Case.of("an object for the message", "POST", ROOM + "/messages", "{\"message\":{\"text\":\"hi\"}}", 400,
+                        "wrong-field-type"),
+                Case.of("a string for upTo", "POST", ROOM + "/read", "{\"upTo\":\"1\"}", 400, "wrong-field-type"),
+                Case.of("a fraction for upTo", "POST", ROOM + "/read", "{\"upTo\":1.5}", 400, "wrong-field-type"),
+                Case.of("an exponent for upTo", "POST", ROOM + "/read", "{\"upTo\":1e0}", 400, "wrong-field-type"),
+                Case.of("an upTo beyond a long", "POST", ROOM + "/read", "{\"upTo\":99999999999999999999}", 400,
+                        "wrong-field-type"),
+                Case.of("a string for the members", "POST", "/api/chats", "{\"members\":\"bob\",\"message\":\"hi\"}", 400,
+                        "wrong-field-type"),
+                Case.of("a number among the members", "POST", "/api/chats", "{\"members\":[\"bob\",7],\"message\":\"hi\"}",
+                        400, "wrong-field-type"),
+                Case.of("a number for the chat id", "POST", "/api/chats",
+                        "{\"members\":[\"bob\"],\"message\":\"hi\",\"chatId\":7}", 400, "wrong-field-type"),
+                Case.of("a number for the user signing in", "POST", "/api/session", "{\"user\":7}", 400,
+                        "wrong-field-type"),
+
+                // Missing and unknown fields.
+                Case.of("no message", "POST", ROOM + "/messages", "{}", 400, "missing-field"),
+                Case.of("a null message", "POST", ROOM + "/messages", "{\"message\":null}", 400, "missing-field"),
+                Case.of("no first message", "POST", "/api/chats", "{\"members\":[\"bob\"]}", 400, "missing-field"),
+                Case.of("no members", "POST", "/api/chats", "{\"message\":\"hi\"}", 400, "missing-field"),
+                Case.of("no upTo", "POST", ROOM + "/read", "{}", 400, "missing-field"),
+                Case.of("no user to sign in", "POST", "/api/session", "{}", 400, "missing-field"),
+                Case.of("a misspelt field", "POST", ROOM + "/messages", "{\"mesage\":\"hi\"}", 400, "unknown-field"),
+                Case.of("an extra field", "POST", ROOM + "/messages", "{\"message\":\"hi\",\"extra\":1}", 400,
+                        "unknown-field"),
+                Case.of("an extra field to acknowledge", "POST", ROOM + "/read", "{\"upTo\":1,\"all\":true}", 400,
+                        "unknown-field"),
+                Case.of("a field to join, which takes none", "POST", ROOM + "/members", "{\"user\":\"bob\"}", 400,
+                        "unknown-field"),
+
+                // Ids in a body that fail validation.
+                Case.of("a chat id with a colon", "POST", "/api/chats", create("bob", "a:b"), 400, "invalid-id"),
+                Case.of("a chat id with braces", "POST", "/api/chats", create("bob", "{x}"), 400, "invalid-id"),
+                Case.of("a chat id of 65 characters", "POST", "/api/chats", create("bob", ID_65), 400, "invalid-id"),
+                Case.of("a chat id with a space", "POST", "/api/chats", create("bob", "a b"), 400, "invalid-id"),
+                Case.of("an empty chat id", "POST", "/api/chats", create("bob", ""), 400, "invalid-id"),
+                Case.of("a member id with a colon", "POST", "/api/chats", create("b:c", null), 400, "invalid-id"),
+                Case.of("a user signing in with a space", "POST", "/api/session", "{\"user\":\"a b\"}", 400, "invalid-id"),
+
+                // Ids in a path that fail validation, %-encoded as a client must send them.
+                Case.of("a chat id with a colon in the path", "POST", "/api/chats/a%3Ab/messages", message("hi"), 400,
+                        "invalid-id"),
+                Case.of("a chat id with braces in the path", "GET", "/api/chats/%7Bx%7D/messages", null, 400, "invalid-id"),
+                Case.of("a chat id of 65 characters in the path", "POST", "/api/chats/" + ID_65 + "/read", "{\"upTo\":1}",
+                        400, "invalid-id"),
+                Case.of("a chat id with a space in the path", "POST", "/api/chats/a%20b/members", null, 400, "invalid-id"),
+                Case.of("a leaving user id with a colon", "DELETE", ROOM + "/members/a%3Ab", null, 400, "invalid-id"),
+                Case.of("a recipient with a space", "POST", "/api/users/a%20b/mailbox", message("hi"), 400, "invalid-id"),
+                Case.of("a recipient of 65 characters", "POST", "/api/users/" + ID_65 + "/mailbox", message("hi"), 400,
+                        "invalid-id"),
+
+                // Message bodies: blank, or one character over the limit.
+                Case.of("a message over the limit", "POST", ROOM + "/messages", message("m".repeat(MAX_BODY + 1)), 400,
+                        "invalid-input"),
+                Case.of("a first message over the limit", "POST", "/api/chats",
+                        "{\"members\":[\"bob\"],\"message\":\"" + "m".repeat(MAX_BODY + 1) + "\"}", 400, "invalid-input"),
+                Case.of("a direct message over the limit", "POST", "/api/users/bob/mailbox",
+                        message("m".repeat(MAX_BODY + 1)), 400, "invalid-input"),
+                Case.of("a blank message", "POST", ROOM + "/messages", message("   "), 400, "invalid-input"),
+                Case.of("a message of tabs and newlines", "POST", ROOM + "/messages", message("\\t\\n"), 400,
+                        "invalid-input"),
+                Case.of("a blank first message", "POST", "/api/chats", "{\"members\":[\"bob\"],\"message\":\" \"}", 400,
+                        "invalid-input"),
+                Case.of("a blank direct message", "POST", "/api/users/bob/mailbox", message(" "), 400, "invalid-input"),
+                Case.of("a negative upTo", "POST", ROOM + "/read", "{\"upTo\":-1}", 400, "invalid-input"),
+                Case.of("an upTo beyond the chat's last id", "POST", ROOM + "/read", "{\"upTo\":999999}", 400,
+                        "invalid-input"),
+
+                // Chats that are not there, or not the caller's.
+                Case.of("sending to an unknown chat", "POST", "/api/chats/nowhere/messages", message("hi"), 404,
+                        "unknown-chat"),
+                Case.of("reading an unknown chat", "GET", "/api/chats/nowhere/messages", null, 404, "unknown-chat"),
+                Case.of("acknowledging in an unknown chat", "POST", "/api/chats/nowhere/read", "{\"upTo\":1}", 404,
+                        "unknown-chat"),
+                Case.of("joining an unknown chat", "POST", "/api/chats/nowhere/members", null, 404, "unknown-chat"),
+                Case.of("leaving an unknown chat", "DELETE", "/api/chats/nowhere/members/alice", null, 404,
+                        "unknown-chat"),
+                new Case("sending to a chat one is not in", "mallory", "POST", ROOM + "/messages", message("hi"), 403,
+                        "not-a-member"),
+                new Case("reading a chat one is not in", "mallory", "GET", ROOM + "/messages", null, 403, "not-a-member"),
+
+                // Query parameters that are there but unreadable or out of range.
+                Case.of("after=x", "GET", ROOM + "/messages?after=x", null, 400, "invalid-query-parameter"),
+                Case.of("after=-1", "GET", ROOM + "/messages?after=-1", null, 400, "invalid-input"),
+                Case.of("limit=0", "GET", ROOM + "/messages?limit=0", null, 400, "invalid-input"),
+                Case.of("limit=abc", "GET", ROOM + "/messages?limit=abc", null, 400, "invalid-query-parameter"),
+                Case.of("limit=1001", "GET", ROOM + "/messages?limit=1001", null, 400, "invalid-input"),
+                Case.of("limit beyond an int", "GET", ROOM + "/messages?limit=99999999999", null, 400,
+                        "invalid-query-parameter"),
+                Case.of("limit=1.5", "GET", ROOM + "/messages?limit=1.5", null, 400, "invalid-query-parameter"),
+                Case.of("pending limit=0", "GET", "/api/pending?limit=0", null, 400, "invalid-input"),
+                Case.of("pending limit=x", "GET", "/api/pending?limit=x", null, 400, "invalid-query-parameter"),
+                Case.of("max=0", "POST", "/api/mailbox/take?max=0", null, 400, "invalid-input"),
+                Case.of("max=abc", "POST", "/api/mailbox/take?max=abc", null, 400, "invalid-query-parameter"),
+                Case.of("max=1001", "POST", "/api/mailbox/take?max=1001", null, 400, "invalid-input"),
+                Case.of("within=xyz", "GET", "/api/presence?within=xyz", null, 400, "invalid-query-parameter"),
+                Case.of("within=15 without a unit", "GET", "/api/presence?within=15", null, 400,
+                        "invalid-query-parameter"),
+                Case.of("within=P2D", "GET", "/api/presence?within=P2D", null, 400, "invalid-input"),
+                Case.of("within=PT0S", "GET", "/api/presence?within=PT0S", null, 400, "invalid-input"),
+                Case.of("within=-PT1M", "GET", "/api/presence?within=-PT1M", null, 400, "invalid-input"),
+
+                // Routes and methods the API does not have.
+                Case.of("an unknown route", "GET", "/api/nothing", null, 404, "no-such-route"),
+                Case.of("the bare /api", "GET", "/api", null, 404, "no-such-route"),
+                Case.of("a path under a message route", "POST", ROOM + "/messages/1", message("hi"), 404, "no-such-route"),
+                new Case("an unknown route without a token", null, "GET", "/api/nothing", null, 404, "no-such-route"),
+                Case.of("PUT on the chats", "PUT", "/api/chats", "{}", 405, "method-not-allowed"),
+                Case.of("DELETE on pending", "DELETE", "/api/pending", null, 405, "method-not-allowed"),
+                Case.of("GET on take", "GET", "/api/mailbox/take", null, 405, "method-not-allowed"),
+                Case.of("PATCH on messages", "PATCH", ROOM + "/messages", message("hi"), 405, "method-not-allowed"),
+                Case.of("GET on the session", "GET", "/api/session", null, 405, "method-not-allowed"),
+                Case.of("GET on the members", "GET", ROOM + "/members", null, 405, "method-not-allowed"),
+
+                // Refused by Jetty before any route runs.
+                Case.of("a path that is not UTF-8 once decoded", "GET", "/api/chats/%FF/messages", null, 400,
+                        "bad-request"),
+                Case.of("a path longer than the server reads", "GET", "/api/chats/" + "x".repeat(10_000) + "/messages",
+                        null, 414, "uri-too-long"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void each_bad_request_gets_its_own_status_and_problem_type(Case bad) {
+        String token = bad.caller() == null ? null : bad.caller().equals("mallory") ? mallory : alice;
+
+        ApiClient.Response response = api.client.send(bad.method(), bad.path(), token, bad.body());
+
+        assertProblem(response, bad.status(), bad.type());
+    }
+
+    @Test
+    void headers_over_the_servers_limit_are_refused_with_a_problem() {
+        ApiClient.Response response = api.client.get("/api/chats", "t".repeat(20_000));
+
+        assertProblem(response, 431, "headers-too-large");
+    }
+
+    @Test
+    void a_body_that_is_not_utf_8_is_malformed_json() {
+        byte[] latin1 = "{\"message\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1);
+
+        ApiClient.Response response = api.client.sendBytes("POST", ROOM + "/messages", alice, latin1);
+
+        assertProblem(response, 400, "malformed-json");
+    }
+
+    @Test
+    void a_message_exactly_at_the_limit_is_taken() {
+        // The other side of "over the limit": the limit itself is allowed, so that test is about the limit.
+        ApiClient.Response response = api.client.post(ROOM + "/messages", alice, message("m".repeat(MAX_BODY)));
+
+        assertThat(response.status()).as(response.body()).isEqualTo(201);
+    }
+
+    @Test
+    void a_chat_id_that_is_taken_is_a_conflict() {
+        String create = "{\"members\":[\"bob\"],\"message\":\"hi\",\"chatId\":\"taken\"}";
+        assertThat(api.client.post("/api/chats", alice, create).status()).isEqualTo(201);
+
+        ApiClient.Response again = api.client.post("/api/chats", mallory, create);
+
+        assertProblem(again, 409, "chat-exists");
+    }
+
+    @Test
+    void a_full_mailbox_refuses_the_next_message() {
+        try (TestApi small = TestApi.start(Limits.DEFAULTS.withMailboxCapacity(2), HttpSettings.defaults(true))) {
+            String sender = small.client.signIn("alice");
+            for (int i = 1; i <= 2; i++) {
+                assertThat(small.client.post("/api/users/bob/mailbox", sender, message("note " + i)).status())
+                        .isEqualTo(201);
+            }
+
+            ApiClient.Response third = small.client.post("/api/users/bob/mailbox", sender, message("note 3"));
+
+            assertProblem(third, 409, "mailbox-full");
+        }
+    }
+
+    @Test
+    void a_full_chat_refuses_another_member() {
+        try (TestApi small = TestApi.start(Limits.DEFAULTS.withMaxMembers(2), HttpSettings.defaults(true))) {
+            String owner = small.client.signIn("alice");
+            assertThat(small.client.post("/api/chats", owner, create("bob", "pair")).status()).isEqualTo(201);
+
+            ApiClient.Response join = small.client.post("/api/chats/pair/members", small.client.signIn("carol"), null);
+            ApiClient.Response tooMany = small.client.post("/api/chats", owner,
+                    "{\"members\":[\"bob\",\"carol\"],\"message\":\"hi\"}");
+
+            assertProblem(join, 409, "chat-full");
+            assertProblem(tooMany, 400, "invalid-input");
+        }
+    }
+
+    @Test
+    void a_body_over_64_kib_with_its_length_declared_is_too_large() {
+        ApiClient.Response response = api.client.sendBytes("POST", ROOM + "/messages", alice,
+                messageOfBytes(HttpSettings.DEFAULT_MAX_REQUEST_BYTES + 1));
+
+        JsonNode problem = assertProblem(response, 413, "request-too-large");
+        assertThat(problem.get("detail").stringValue()).contains(Integer.toString(HttpSettings.DEFAULT_MAX_REQUEST_BYTES));
+    }
+
+    @Test
+    void a_body_of_exactly_64_kib_is_read() {
+        // Read and judged on its content (a message far over 4 096 characters), not refused for its size.
+        ApiClient.Response response = api.client.sendBytes("POST", ROOM + "/messages", alice,
+                messageOfBytes(HttpSettings.DEFAULT_MAX_REQUEST_BYTES));
+
+        assertProblem(response, 400, "invalid-input");
+    }
+
+    @Test
+    void a_chunked_body_over_64_kib_is_too_large() throws Exception {
+        ApiClient.Response response = sendChunked(messageOfBytes(HttpSettings.DEFAULT_MAX_REQUEST_BYTES + 1));
+
+        JsonNode problem = assertProblem(response, 413, "request-too-large");
+        // A declared length would be named in the detail; its absence shows the body really came chunked.
+        assertThat(problem.get("detail").stringValue()).doesNotContain(
+                Integer.toString(HttpSettings.DEFAULT_MAX_REQUEST_BYTES + 1));
+    }
+
+    @Test
+    void a_small_chunked_body_is_read() {
+        // Without this, the 413 above could come from refusing chunked bodies altogether.
+        ApiClient.Response response = sendChunked(message("chunked").getBytes(StandardCharsets.UTF_8));
+
+        assertThat(response.status()).as(response.body()).isEqualTo(201);
+    }
+
+    /** Sent with no Content-Length: a body from a stream of unknown length goes out chunked over HTTP/1.1. */
+    private static ApiClient.Response sendChunked(byte[] body) {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.server.port() + ROOM + "/messages"))
+                .header("Authorization", "Bearer " + alice)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+                .build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return new ApiClient.Response(response.statusCode(), response.body(), response.headers());
+        } catch (IOException e) {
+            throw new AssertionError("the server dropped a chunked request instead of answering it", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** {"message":"mmm…"} of exactly this many bytes. */
+    private static byte[] messageOfBytes(int size) {
+        String frame = message("");
+        return message("m".repeat(size - frame.length())).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String message(String text) {
+        return "{\"message\":\"" + text + "\"}";
+    }
+
+    private static String create(String member, String chatId) {
+        return "{\"members\":[\"" + member + "\"],\"message\":\"hi\"" + (chatId == null ? "" : ",\"chatId\":\"" + chatId + "\"")
+                + "}";
+    }
+}
