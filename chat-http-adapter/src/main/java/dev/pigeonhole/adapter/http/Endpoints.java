@@ -6,6 +6,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
+import io.javalin.router.Endpoint;
 
 /**
  * Registers routes with what every one of them needs, in one place and in this order: time the
@@ -60,7 +61,7 @@ final class Endpoints {
     }
 
     private void add(HandlerType method, String path, ForAnyone handler) {
-        routes.addEndpoint(new io.javalin.router.Endpoint(method, path, ctx -> {
+        routes.addEndpoint(new Endpoint(method, path, ctx -> {
             long started = System.nanoTime();
             try {
                 refuseOversized(ctx);
