@@ -41,6 +41,8 @@ public final class Server implements AutoCloseable {
         Pigeonhole app = Pigeonhole.start(config, clock);
         try {
             String store = describe(config);
+            // /health answers anyone, so it names the backend but not where it runs.
+            String storeKind = describeKind(config);
             Tokens tokens = server.jwtSecret()
                     .map(secret -> Tokens.withSecret(secret, server.tokenLifetime(), clock))
                     .orElseGet(() -> Tokens.withRandomSecret(server.tokenLifetime(), clock));
@@ -56,8 +58,8 @@ public final class Server implements AutoCloseable {
             new JvmMemoryMetrics().bindTo(registry);
             new JvmThreadMetrics().bindTo(registry);
             StoreHealth health = () -> app.storeAnswers()
-                    ? new StoreHealth.Status(true, store, "answering")
-                    : new StoreHealth.Status(false, store, "not answering");
+                    ? new StoreHealth.Status(true, storeKind, "answering")
+                    : new StoreHealth.Status(false, storeKind, "not answering");
             HttpSettings settings = new HttpSettings(server.devLoginOn(), server.maxRequestBytes(),
                     HttpSettings.DEFAULT_STOP_TIMEOUT);
             ChatHttpServer http = new ChatHttpServer(useCases(app), settings, tokens, health, registry,
@@ -116,6 +118,14 @@ public final class Server implements AutoCloseable {
             case MEMORY -> "memory";
             case REDIS -> "redis (" + config.redis().client().name().toLowerCase() + ", "
                     + config.redis().layout().name().toLowerCase() + " keys, " + config.redis().endpoint() + ")";
+        };
+    }
+
+    private static String describeKind(AppConfig config) {
+        return switch (config.store()) {
+            case MEMORY -> "memory";
+            case REDIS -> "redis (" + config.redis().client().name().toLowerCase() + ", "
+                    + config.redis().layout().name().toLowerCase() + " keys)";
         };
     }
 

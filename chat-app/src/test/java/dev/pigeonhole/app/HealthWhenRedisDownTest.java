@@ -40,6 +40,7 @@ class HealthWhenRedisDownTest {
             assertThat(health.status()).as(health.toString()).isEqualTo(503);
             assertThat(health.json().get("status").stringValue()).isEqualTo("down");
             assertThat(health.json().get("store").stringValue()).startsWith("redis (" + client.name().toLowerCase());
+            assertThat(health.body()).as("a public answer names no host or port").doesNotContain(":" + redis.port());
 
             HttpApi.Answer call = api.get("/api/pending", token);
             assertThat(call.status()).as(call.toString()).isEqualTo(503);
