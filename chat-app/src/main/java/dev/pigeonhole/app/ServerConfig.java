@@ -2,6 +2,7 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.HttpSettings;
 import dev.pigeonhole.adapter.http.Tokens;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,7 +26,7 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
         }
         Objects.requireNonNull(jwtSecret, "jwtSecret");
         jwtSecret.ifPresent(secret -> {
-            if (secret.getBytes(java.nio.charset.StandardCharsets.UTF_8).length < Tokens.MIN_SECRET_BYTES) {
+            if (secret.getBytes(StandardCharsets.UTF_8).length < Tokens.MIN_SECRET_BYTES) {
                 throw new IllegalArgumentException("the JWT secret must be at least " + Tokens.MIN_SECRET_BYTES
                         + " bytes (256 bits) for HS256; generate one with: openssl rand -base64 48");
             }
