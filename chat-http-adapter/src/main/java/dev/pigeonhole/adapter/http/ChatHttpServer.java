@@ -3,6 +3,7 @@ package dev.pigeonhole.adapter.http;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import io.javalin.http.staticfiles.Location;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.Objects;
@@ -43,6 +44,13 @@ public final class ChatHttpServer implements AutoCloseable {
                 server.setStopTimeout(settings.stopTimeout().toMillis());
                 // What Jetty refuses before any route sees it (a broken URI, oversized headers).
                 server.setErrorHandler(new JettyProblems());
+            });
+
+            // The web page: plain files, no build step; everything it does goes through the API.
+            config.staticFiles.add(files -> {
+                files.hostedPath = "/";
+                files.directory = "/dev/pigeonhole/adapter/http/public";
+                files.location = Location.CLASSPATH;
             });
 
             Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.touchPresence(), metrics,
