@@ -1,0 +1,278 @@
+// What the page knows, with no DOM in sight: the session, the chat list with unread counts,
+// the messages seen so far and who is online. Every merge here is idempotent, because the same
+// message can arrive from a pull, the socket's catch-up and a live event.
+
+const SESSION_KEY = 'pigeonhole.session';
+const HISTORY_PREFIX = 'pigeonhole.history.';
+// The server trims what every member has read, so the page is often the only place a chat's
+// past still exists. Keep some of it across reloads of the tab, but not without bound.
+const KEPT_PER_CHAT = 200;
+
+export const session = {
+  load() {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null');
+      return saved && typeof saved.user === 'string' && typeof saved.token === 'string' ? saved : null;
+    } catch {
+      return null;
+    }
+  },
+  save(user, token) {
+    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ user, token }));
+  },
+  clear(user) {
+    sessionStorage.removeItem(SESSION_KEY);
+    if (user) {
+      sessionStorage.removeItem(HISTORY_PREFIX + user);
+    }
+  },
+};
+
+const USER_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The server's own rule for user and chat ids (DESIGN §3), checked early for a friendlier message. */
+export function isValidId(text) {
+  return USER_ID.test(text);
+}
+
+function isMessage(m) {
+  return m && Number.isInteger(m.id) && typeof m.sender === 'string' && typeof m.message === 'string';
+}
+
+export class ChatState {
+  constructor(me) {
+    this.me = me;
+    /** chatId → { chatId, members, cursor, lastId, unread }, in the server's order. */
+    this.chats = new Map();
+    /** chatId → Map(id → message), the messages this tab has seen. */
+    this.history = new Map();
+    /** chatId → oldest id the server still holds, as last reported. */
+    this.firstAvailable = new Map();
+    /** chatId → highest id acknowledged from this tab, so the same ack is not sent twice. */
+    this.acked = new Map();
+    this.online = new Set();
+    this.openChatId = null;
+    this.restoreHistory();
+  }
+
+  // --- chat list -------------------------------------------------------------------------
+
+  /** Replace the list with the server's; returns the ids that are gone. */
+  setChats(summaries) {
+    const previous = this.chats;
+    this.chats = new Map();
+    for (const s of summaries) {
+      const known = previous.get(s.chatId);
+      // A live event may have told us of a message the list (fetched a moment earlier) missed.
+      const lastId = Math.max(s.lastId, known?.lastId ?? 0);
+      this.chats.set(s.chatId, {
+        chatId: s.chatId,
+        members: s.members,
+        cursor: Math.max(s.cursor, this.acked.get(s.chatId) ?? 0),
+        lastId,
+        unread: 0,
+      });
+      this.recount(s.chatId);
+      this.dropStaleHistory(s.chatId, s.lastId);
+    }
+    const gone = [...previous.keys()].filter((id) => !this.chats.has(id));
+    gone.forEach((id) => this.forget(id));
+    return gone;
+  }
+
+  /** Forget a chat the user left (or was found to be out of). */
+  forget(chatId) {
+    this.chats.delete(chatId);
+    this.history.delete(chatId);
+    this.firstAvailable.delete(chatId);
+    this.acked.delete(chatId);
+    this.saveHistorySoon();
+  }
+
+  recount(chatId) {
+    const chat = this.chats.get(chatId);
+    if (chat) {
+      chat.unread = Math.max(0, chat.lastId - chat.cursor);
+    }
+  }
+
+  totalUnread() {
+    let total = 0;
+    for (const chat of this.chats.values()) total += chat.unread;
+    return total;
+  }
+
+  /**
+   * Take in GET /api/pending. Returns { unknown: chat ids the list lacks, missing: listed chats
+   * the server no longer reports, added: chatId → new messages }.
+   */
+  applyPending(pending) {
+    const unknown = [];
+    const added = new Map();
+    const reported = new Set();
+    for (const p of pending.chats ?? []) {
+      reported.add(p.chatId);
+      const chat = this.chats.get(p.chatId);
+      if (!chat) {
+        unknown.push(p.chatId);
+        continue;
+      }
+      const messages = (p.messages ?? []).filter(isMessage);
+      const newest = messages.length ? messages[messages.length - 1].id : 0;
+      chat.lastId = Math.max(chat.lastId, newest);
+      // The server's count is the truth; our own cursor can only be ahead of it by an ack in flight.
+      chat.cursor = Math.max(chat.cursor, chat.lastId - p.unread, this.acked.get(p.chatId) ?? 0);
+      this.recount(p.chatId);
+      this.noteFirstAvailable(p.chatId, p.firstAvailableId);
+      const fresh = this.addMessages(p.chatId, messages);
+      if (fresh.length) added.set(p.chatId, fresh);
+    }
+    const missing = [...this.chats.keys()].filter((id) => !reported.has(id));
+    return { unknown, missing, added };
+  }
+
+  /**
+   * A message from the socket or a send. Returns whether it was new to this tab; unread counts
+   * move only for new ones, which is the per chat+id dedupe the live protocol asks for.
+   */
+  noteMessage(chatId, message) {
+    if (!isMessage(message)) return false;
+    const chat = this.chats.get(chatId);
+    const fresh = this.addMessages(chatId, [message]).length === 1;
+    if (chat && message.id > chat.lastId) {
+      chat.lastId = message.id;
+      // Our own send moves our cursor when we had read everything before it; mirror that.
+      if (message.sender === this.me && chat.cursor === message.id - 1) {
+        chat.cursor = message.id;
+      }
+      this.recount(chatId);
+    }
+    return fresh;
+  }
+
+  noteAcknowledged(chatId, upTo) {
+    this.acked.set(chatId, Math.max(upTo, this.acked.get(chatId) ?? 0));
+    const chat = this.chats.get(chatId);
+    if (chat) {
+      chat.cursor = Math.max(chat.cursor, upTo);
+      this.recount(chatId);
+    }
+  }
+
+  needsAck(chatId) {
+    const top = this.newestId(chatId);
+    const chat = this.chats.get(chatId);
+    const floor = Math.max(this.acked.get(chatId) ?? 0, chat?.cursor ?? 0);
+    return top > floor ? top : 0;
+  }
+
+  noteFirstAvailable(chatId, firstAvailableId) {
+    if (Number.isInteger(firstAvailableId)) {
+      this.firstAvailable.set(chatId, firstAvailableId);
+    }
+  }
+
+  // --- messages --------------------------------------------------------------------------
+
+  /** Merge messages; returns the ones not seen before, oldest first. */
+  addMessages(chatId, messages) {
+    let kept = this.history.get(chatId);
+    if (!kept) {
+      kept = new Map();
+      this.history.set(chatId, kept);
+    }
+    const fresh = [];
+    for (const m of messages) {
+      if (isMessage(m) && !kept.has(m.id)) {
+        kept.set(m.id, m);
+        fresh.push(m);
+      }
+    }
+    if (fresh.length) {
+      fresh.sort((a, b) => a.id - b.id);
+      this.saveHistorySoon();
+    }
+    return fresh;
+  }
+
+  messagesOf(chatId) {
+    const kept = this.history.get(chatId);
+    return kept ? [...kept.values()].sort((a, b) => a.id - b.id) : [];
+  }
+
+  newestId(chatId) {
+    let top = 0;
+    for (const id of this.history.get(chatId)?.keys() ?? []) top = Math.max(top, id);
+    return top;
+  }
+
+  oldestId(chatId) {
+    let low = 0;
+    for (const id of this.history.get(chatId)?.keys() ?? []) low = low === 0 ? id : Math.min(low, id);
+    return low;
+  }
+
+  /** A chat id can be reused once its last member leaves; kept messages above its ids are another chat's. */
+  dropStaleHistory(chatId, lastId) {
+    if (this.newestId(chatId) > lastId) {
+      this.history.delete(chatId);
+      this.saveHistorySoon();
+    }
+  }
+
+  clearHistory(chatId) {
+    this.history.delete(chatId);
+    this.saveHistorySoon();
+  }
+
+  // --- presence --------------------------------------------------------------------------
+
+  setOnline(users) {
+    this.online = new Set(users);
+  }
+
+  notePresence(user, online) {
+    if (online) this.online.add(user);
+    else this.online.delete(user);
+  }
+
+  // --- keeping history across reloads ----------------------------------------------------
+
+  restoreHistory() {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(HISTORY_PREFIX + this.me) ?? '{}');
+      for (const [chatId, messages] of Object.entries(saved)) {
+        if (Array.isArray(messages)) this.addMessages(chatId, messages);
+      }
+    } catch {
+      // A damaged cache only costs history the server may still have.
+    }
+  }
+
+  saveHistorySoon() {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = 0;
+      this.saveHistory();
+    }, 1_000);
+  }
+
+  saveHistory() {
+    if (this.closed) return;
+    const out = {};
+    for (const chatId of this.history.keys()) {
+      out[chatId] = this.messagesOf(chatId).slice(-KEPT_PER_CHAT);
+    }
+    try {
+      sessionStorage.setItem(HISTORY_PREFIX + this.me, JSON.stringify(out));
+    } catch {
+      // Storage full or disabled: the page still works, it just forgets on reload.
+    }
+  }
+
+  /** Sign-out: nothing may be written for this user afterwards. */
+  close() {
+    this.closed = true;
+    clearTimeout(this.saveTimer);
+  }
+}
