@@ -78,7 +78,7 @@ public final class Server implements AutoCloseable {
     static UseCases useCases(Pigeonhole app) {
         return new UseCases(app.createChat(), app.sendMessage(), app.fetchPending(), app.acknowledgeMessages(),
                 app.readMessages(), app.joinChat(), app.leaveChat(), app.listChats(), app.deliverDirectMessage(),
-                app.takeDirectMessages(), app.touchPresence(), app.listOnlineUsers());
+                app.takeDirectMessages(), app.touchPresence(), app.listOnlineUsers(), app.subscribeToLiveEvents());
     }
 
     public int port() {

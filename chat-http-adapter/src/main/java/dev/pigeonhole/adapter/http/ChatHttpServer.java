@@ -16,6 +16,7 @@ import java.util.function.IntSupplier;
 public final class ChatHttpServer implements AutoCloseable {
 
     private final Javalin javalin;
+    private final LiveConnections live = new LiveConnections();
 
     /**
      * @param upstreamSubscriptions how many pub/sub subscriptions this process holds, for metrics
@@ -31,6 +32,7 @@ public final class ChatHttpServer implements AutoCloseable {
         HttpMetrics metrics = new HttpMetrics(registry);
         metrics.gauge("pigeonhole.presence.online", "users seen within the presence window",
                 () -> useCases.listOnlineUsers().online().size());
+        metrics.gauge("pigeonhole.live.sessions", "open live (WebSocket) connections", live::count);
         metrics.gauge("pigeonhole.upstream.subscriptions", "pub/sub subscriptions this process holds upstream",
                 upstreamSubscriptions::getAsInt);
         this.javalin = Javalin.create(config -> {
@@ -56,10 +58,11 @@ public final class ChatHttpServer implements AutoCloseable {
             Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.touchPresence(), metrics,
                     settings.maxRequestBytes());
             new SessionRoutes(tokens, settings.devLogin()).register(endpoints);
-            new ChatRoutes(useCases, metrics).register(endpoints);
+            new ChatRoutes(useCases, metrics, live).register(endpoints);
             new MailboxRoutes(useCases, metrics).register(endpoints);
             new PresenceRoutes(useCases).register(endpoints);
             new OperationsRoutes(health, registry).register(endpoints);
+            new LiveRoutes(useCases, live, metrics).register(config.routes, endpoints);
 
             // What no route answered: Javalin's own 404 and 405, and anything thrown outside a route.
             config.routes.error(404, "*", ctx -> unanswered(ctx, Problem.of(404, "no-such-route", "No such route",
@@ -84,7 +87,9 @@ public final class ChatHttpServer implements AutoCloseable {
     List<String> routes() {
         return javalin.unsafe.internalRouter.allHttpHandlers().stream()
                 // Every GET route also takes HEAD (see Endpoints); HTTP implies it, so no description lists it.
-                .filter(parsed -> parsed.endpoint.method != HandlerType.HEAD)
+                // The live socket's upgrade hook is no route of its own: the README describes that protocol.
+                .filter(parsed -> parsed.endpoint.method != HandlerType.HEAD
+                        && parsed.endpoint.method != HandlerType.WEBSOCKET_BEFORE_UPGRADE)
                 .map(parsed -> parsed.endpoint.method.name() + " " + parsed.endpoint.path)
                 .toList();
     }
@@ -92,6 +97,7 @@ public final class ChatHttpServer implements AutoCloseable {
     /** Stops accepting, lets requests in flight finish (up to the stop timeout), then returns. */
     @Override
     public void close() {
+        live.closeAll(LiveSocket.CLOSE_GOING_AWAY, "server stopping");
         javalin.stop();
     }
 

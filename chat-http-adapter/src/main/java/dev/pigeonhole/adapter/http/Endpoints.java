@@ -100,6 +100,19 @@ final class Endpoints {
         return Problem.of(413, "request-too-large", "Request too large", detail);
     }
 
+    /**
+     * The caller of a WebSocket upgrade: the header as everywhere, or a {@code token} query
+     * parameter, since a browser cannot set headers on a WebSocket. Counts as a sign of life.
+     */
+    UserId liveCaller(Context ctx) {
+        String token = ctx.queryParam("token");
+        UserId caller = ctx.header("Authorization") == null && token != null && !token.isBlank()
+                ? tokens.verify(token.strip())
+                : authenticate(ctx);
+        presence.touch(caller);
+        return caller;
+    }
+
     private UserId authenticate(Context ctx) {
         String header = ctx.header("Authorization");
         if (header == null || header.isBlank()) {

@@ -20,6 +20,8 @@ final class HttpMetrics {
     private final Counter pendingFetches;
     private final Counter acknowledges;
     private final DistributionSummary mailboxDepth;
+    private final Counter livePushed;
+    private final Counter liveCutOff;
 
     HttpMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -32,6 +34,10 @@ final class HttpMetrics {
         this.mailboxDepth = DistributionSummary.builder("pigeonhole.mailbox.depth")
                 .description("messages in the recipient's mailbox right after a delivery")
                 .baseUnit("messages").register(registry);
+        this.livePushed = Counter.builder("pigeonhole.live.events.pushed")
+                .description("events sent to live connections, catch-up included").register(registry);
+        this.liveCutOff = Counter.builder("pigeonhole.live.cut.off.slow")
+                .description("live connections closed because the client stopped reading").register(registry);
     }
 
     /** A value read on every scrape, such as how many users are online. */
@@ -61,6 +67,14 @@ final class HttpMetrics {
 
     void acknowledged() {
         acknowledges.increment();
+    }
+
+    void livePushed() {
+        livePushed.increment();
+    }
+
+    void liveCutOffAsSlow() {
+        liveCutOff.increment();
     }
 
     void mailboxDepth(int depth) {

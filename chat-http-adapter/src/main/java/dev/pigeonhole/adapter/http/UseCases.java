@@ -10,6 +10,7 @@ import dev.pigeonhole.domain.port.in.ListChats;
 import dev.pigeonhole.domain.port.in.ListOnlineUsers;
 import dev.pigeonhole.domain.port.in.ReadMessages;
 import dev.pigeonhole.domain.port.in.SendMessage;
+import dev.pigeonhole.domain.port.in.SubscribeToLiveEvents;
 import dev.pigeonhole.domain.port.in.TakeDirectMessages;
 import dev.pigeonhole.domain.port.in.TouchPresence;
 import java.util.Objects;
@@ -27,7 +28,8 @@ public record UseCases(
         DeliverDirectMessage deliverDirectMessage,
         TakeDirectMessages takeDirectMessages,
         TouchPresence touchPresence,
-        ListOnlineUsers listOnlineUsers) {
+        ListOnlineUsers listOnlineUsers,
+        SubscribeToLiveEvents subscribeToLiveEvents) {
 
     public UseCases {
         Objects.requireNonNull(createChat, "createChat");
@@ -42,5 +44,6 @@ public record UseCases(
         Objects.requireNonNull(takeDirectMessages, "takeDirectMessages");
         Objects.requireNonNull(touchPresence, "touchPresence");
         Objects.requireNonNull(listOnlineUsers, "listOnlineUsers");
+        Objects.requireNonNull(subscribeToLiveEvents, "subscribeToLiveEvents");
     }
 }

@@ -7,8 +7,10 @@ import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
 import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.service.ChatService;
+import dev.pigeonhole.domain.service.LiveService;
 import dev.pigeonhole.domain.service.MailboxService;
 import dev.pigeonhole.domain.service.PresenceService;
+import dev.pigeonhole.domain.service.SubscriptionMultiplexer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -26,8 +28,11 @@ import java.util.function.UnaryOperator;
 final class TestApi implements AutoCloseable {
 
     static final Duration PRESENCE_WINDOW = Duration.ofMinutes(15);
+    /** Small, so a test can fill a live client's queue with a few hundred messages. */
+    static final int LIVE_QUEUE_CAPACITY = 256;
 
     final ChatHttpServer server;
+    final SubscriptionMultiplexer multiplexer;
     final ApiClient client;
     final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-21T10:00:00Z"));
     final AtomicBoolean storeUp = new AtomicBoolean(true);
@@ -37,16 +42,18 @@ final class TestApi implements AutoCloseable {
     private TestApi(Limits limits, HttpSettings settings, UnaryOperator<UseCases> decorate) {
         InstantSource clock = now::get;
         InMemoryChannels channels = new InMemoryChannels();
-        ChatService chats = new ChatService(new InMemoryChats(limits, channels), limits, clock);
+        InMemoryChats store = new InMemoryChats(limits, channels);
+        ChatService chats = new ChatService(store, limits, clock);
         MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits), limits, clock);
         PresenceService presence = new PresenceService(new InMemoryPresenceRegistry(), channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
+        multiplexer = new SubscriptionMultiplexer(channels, LIVE_QUEUE_CAPACITY);
         UseCases useCases = decorate.apply(new UseCases(chats, chats, chats, chats, chats, chats, chats, chats,
-                mailboxes, mailboxes, presence, presence));
+                mailboxes, mailboxes, presence, presence, new LiveService(multiplexer, store)));
         tokens = Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock);
         server = new ChatHttpServer(useCases, settings, tokens,
                 () -> new StoreHealth.Status(storeUp.get(), "memory", storeUp.get() ? "answering" : "switched off"),
-                registry, () -> 0).start("127.0.0.1", 0);
+                registry, multiplexer::upstreamSubscriptions).start("127.0.0.1", 0);
         client = new ApiClient(URI.create("http://127.0.0.1:" + server.port()));
     }
 
@@ -70,5 +77,6 @@ final class TestApi implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        multiplexer.close();
     }
 }

@@ -1,0 +1,65 @@
+package dev.pigeonhole.app.browser;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Debian's Chromium, driven through Debian's ChromeDriver named by path: Selenium never looks
+ * for, nor downloads, a browser or a driver of its own. {@code CHROMIUM} and {@code CHROMEDRIVER}
+ * point elsewhere. Without them the browser tests are skipped, loudly; with {@code CI=true} they fail.
+ */
+final class Chromium {
+
+    private static final Path BROWSER = Path.of(env("CHROMIUM", "/usr/bin/chromium"));
+    private static final Path DRIVER = Path.of(env("CHROMEDRIVER", "/usr/bin/chromedriver"));
+
+    private Chromium() {
+    }
+
+    /** A fresh, headless browser with a profile of its own: one user's browser context. */
+    static ChromeDriver start() {
+        requireInstalled();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(BROWSER.toFile());
+        // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,800",
+                "--disable-gpu", "--no-first-run", "--disable-extensions");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(DRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
+        ChromeDriver driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
+        return driver;
+    }
+
+    private static void requireInstalled() {
+        boolean installed = Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER);
+        String reason = "the browser tests need Chromium at " + BROWSER + " and ChromeDriver at " + DRIVER
+                + " (apt-get install chromium chromium-driver, or set CHROMIUM and CHROMEDRIVER)";
+        if (!installed && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            throw new IllegalStateException("CI=true and " + reason);
+        }
+        if (!installed) {
+            System.err.println("SKIPPED: " + reason);
+        }
+        Assumptions.assumeTrue(installed, reason);
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+
+    static File screenshotFolder() {
+        File folder = new File("target/screenshots");
+        folder.mkdirs();
+        return folder;
+    }
+}

@@ -1,0 +1,182 @@
+package dev.pigeonhole.adapter.http;
+
+import dev.pigeonhole.adapter.http.dto.LiveEventJson;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.LiveSignal;
+import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.FetchPending;
+import dev.pigeonhole.domain.port.in.LiveFeed;
+import io.javalin.websocket.WsContext;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client's live connection: its feed (subscribed before anything is read, so nothing falls
+ * between the catch-up and the live events), the catch-up from pending, then every signal as a
+ * JSON frame, with duplicates dropped by id per chat.
+ *
+ * <p>Frames are sent asynchronously, so a client that stops reading would make Jetty buffer
+ * without end; past {@link #MAX_UNSENT_FRAMES} frames not yet written the client is cut off
+ * as slow, the same answer the feed gives when its own queue fills.
+ */
+final class LiveSocket {
+
+    static final int CLOSE_SLOW = 1013;
+    static final int CLOSE_GOING_AWAY = 1001;
+    static final int CLOSE_STORE_UNAVAILABLE = 1011;
+    static final int MAX_UNSENT_FRAMES = 1_000;
+    private static final Logger LOG = LoggerFactory.getLogger(LiveSocket.class);
+    private static final Duration POLL = Duration.ofSeconds(1);
+
+    private final WsContext ws;
+    private final UserId user;
+    private final LiveFeed feed;
+    private final FetchPending pending;
+    private final HttpMetrics metrics;
+    private final AtomicInteger unsent = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Serializes sends from the pump and from HTTP threads that follow a chat, and guards {@link #highestSent}. */
+    private final ReentrantLock sending = new ReentrantLock();
+    private final Map<ChatId, Long> highestSent = new HashMap<>();
+
+    LiveSocket(WsContext ws, UserId user, LiveFeed feed, FetchPending pending, HttpMetrics metrics) {
+        this.ws = ws;
+        this.user = user;
+        this.feed = feed;
+        this.pending = pending;
+        this.metrics = metrics;
+    }
+
+    UserId user() {
+        return user;
+    }
+
+    /** Catches up, then pumps the feed on a virtual thread of its own until either side closes. */
+    void start() {
+        Thread.ofVirtual().name("live-" + user).start(this::pump);
+    }
+
+    /** A chat joined or opened while connected: its events from now on, and what is pending in it already. */
+    void follow(ChatId chat) {
+        feed.follow(chat);
+        catchUp(Optional.of(chat));
+    }
+
+    void unfollow(ChatId chat) {
+        feed.unfollow(chat);
+        sending.lock();
+        try {
+            highestSent.remove(chat);
+        } finally {
+            sending.unlock();
+        }
+    }
+
+    void close(int code, String reason) {
+        if (closed.compareAndSet(false, true)) {
+            feed.close();
+            if (ws.session.isOpen()) {
+                ws.closeSession(code, reason);
+            }
+        }
+    }
+
+    private void pump() {
+        try {
+            catchUp(Optional.empty());
+            while (!closed.get() && ws.session.isOpen()) {
+                Optional<LiveSignal> signal = feed.next(POLL);
+                if (signal.isPresent() && !handle(signal.get())) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (StoreUnavailableException e) {
+            LOG.warn("live connection of {} ends: {}", user, e.getMessage());
+            close(CLOSE_STORE_UNAVAILABLE, "store unavailable");
+        } catch (RuntimeException e) {
+            LOG.error("live connection of {} failed", user, e);
+            close(CLOSE_STORE_UNAVAILABLE, "server error");
+        } finally {
+            feed.close();
+        }
+    }
+
+    /** False once the feed is over. */
+    private boolean handle(LiveSignal signal) {
+        switch (signal) {
+            case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) -> sendMessage(posted.chat(), posted.message());
+            case LiveSignal.Event(var channel, LiveEvent.PresenceChanged changed) -> send(LiveEventJson.presence(changed));
+            case LiveSignal.Resync resync -> send(LiveEventJson.resync());
+            case LiveSignal.Closed(var reason) -> {
+                switch (reason) {
+                    case SLOW -> cutOffAsSlow();
+                    case SHUTDOWN -> close(CLOSE_GOING_AWAY, "server stopping");
+                    case UNSUBSCRIBED -> close(CLOSE_GOING_AWAY, "closed");
+                }
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Pending messages, oldest first in each chat, sent as ordinary message events. */
+    private void catchUp(Optional<ChatId> only) {
+        List<PendingChat> chats = pending.pending(new FetchPending.Query(user));
+        for (PendingChat chat : chats) {
+            if (only.isEmpty() || only.get().equals(chat.chat())) {
+                chat.messages().forEach(message -> sendMessage(chat.chat(), message));
+            }
+        }
+    }
+
+    private void sendMessage(ChatId chat, Message message) {
+        sending.lock();
+        try {
+            // Ids grow within a chat, so the highest sent is all it takes to drop a repeat.
+            if (message.id() <= highestSent.getOrDefault(chat, 0L)) {
+                return;
+            }
+            highestSent.put(chat, message.id());
+            send(LiveEventJson.message(chat, message));
+        } finally {
+            sending.unlock();
+        }
+    }
+
+    private void send(Object event) {
+        if (closed.get()) {
+            return;
+        }
+        if (unsent.incrementAndGet() > MAX_UNSENT_FRAMES) {
+            cutOffAsSlow();
+            return;
+        }
+        String frame = new String(Json.write(event), StandardCharsets.UTF_8);
+        ws.session.sendText(frame, Callback.from(unsent::decrementAndGet, failure -> unsent.decrementAndGet()));
+        metrics.livePushed();
+    }
+
+    private void cutOffAsSlow() {
+        if (!closed.get()) {
+            metrics.liveCutOffAsSlow();
+            LOG.info("live connection of {} cut off: it stopped reading", user);
+        }
+        close(CLOSE_SLOW, "slow");
+    }
+}

@@ -1,0 +1,128 @@
+package dev.pigeonhole.adapter.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class LiveSocketTest {
+
+    @Test
+    void a_connection_without_a_valid_token_is_refused_before_the_upgrade() {
+        try (TestApi api = TestApi.start()) {
+            URI noToken = URI.create("ws://127.0.0.1:" + api.server.port() + "/api/live");
+            URI badToken = URI.create("ws://127.0.0.1:" + api.server.port() + "/api/live?token=forged");
+
+            for (URI uri : List.of(noToken, badToken)) {
+                assertThatThrownBy(() -> HttpClient.newHttpClient().newWebSocketBuilder()
+                        .buildAsync(uri, new WebSocket.Listener() { }).join())
+                        .isInstanceOf(CompletionException.class)
+                        .cause().isInstanceOfSatisfying(WebSocketHandshakeException.class,
+                                refused -> assertThat(refused.getResponse().statusCode()).isEqualTo(401));
+            }
+        }
+    }
+
+    @Test
+    void pending_messages_come_first_oldest_first_then_live_ones_each_once() throws Exception {
+        try (TestApi api = TestApi.start()) {
+            String alice = api.client.signIn("alice");
+            String bob = api.client.signIn("bob");
+            api.client.post("/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"one\",\"chatId\":\"c\"}");
+            api.client.post("/api/chats/c/messages", alice, "{\"message\":\"two\"}");
+
+            try (LiveClient live = LiveClient.connect(api, bob)) {
+                assertThat(texts(live, 2)).containsExactly("1 one", "2 two");
+                api.client.post("/api/chats/c/messages", alice, "{\"message\":\"three\"}");
+                assertThat(texts(live, 1)).containsExactly("3 three");
+
+                api.client.post("/api/chats/c/messages", alice, "{\"message\":\"four\"}");
+                assertThat(texts(live, 1)).as("nothing repeated before it").containsExactly("4 four");
+            }
+        }
+    }
+
+    @Test
+    void a_chat_opened_or_joined_while_connected_is_followed_at_once() throws Exception {
+        try (TestApi api = TestApi.start()) {
+            String alice = api.client.signIn("alice");
+            String bob = api.client.signIn("bob");
+            String carol = api.client.signIn("carol");
+            try (LiveClient bobs = LiveClient.connect(api, bob); LiveClient carols = LiveClient.connect(api, carol)) {
+                api.client.post("/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"welcome\",\"chatId\":\"new\"}");
+                assertThat(texts(bobs, 1)).as("the opening message, sent before bob's socket followed")
+                        .containsExactly("1 welcome");
+
+                assertThat(api.client.post("/api/chats/new/members", carol, null).status()).isEqualTo(204);
+                api.client.post("/api/chats/new/messages", alice, "{\"message\":\"hi carol\"}");
+                assertThat(texts(carols, 1)).containsExactly("2 hi carol");
+
+                assertThat(api.client.delete("/api/chats/new/members/carol", carol).status()).isEqualTo(204);
+                api.client.post("/api/chats/new/messages", alice, "{\"message\":\"after carol left\"}");
+                assertThat(texts(bobs, 2)).containsExactly("2 hi carol", "3 after carol left");
+                assertThat(carols.drained()).extracting(event -> event.get("type").stringValue())
+                        .as("nothing of the chat carol left").doesNotContain("message");
+            }
+        }
+    }
+
+    @Test
+    void users_coming_online_are_announced_to_connected_clients() throws Exception {
+        try (TestApi api = TestApi.start()) {
+            String alice = api.client.signIn("alice");
+            try (LiveClient live = LiveClient.connect(api, alice)) {
+                String dave = api.client.signIn("dave");
+                api.client.get("/api/chats", dave);
+
+                JsonNode presence = live.next("presence");
+                while (!presence.get("user").stringValue().equals("dave")) {
+                    presence = live.next("presence");
+                }
+                assertThat(presence.get("online").booleanValue()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void the_server_counts_open_connections_and_its_upstream_subscriptions() throws Exception {
+        try (TestApi api = TestApi.start()) {
+            String alice = api.client.signIn("alice");
+            api.client.post("/api/chats", alice, "{\"members\":[],\"message\":\"x\",\"chatId\":\"solo\"}");
+            try (LiveClient first = LiveClient.connect(api, alice); LiveClient second = LiveClient.connect(api, alice)) {
+                await().atMost(Duration.ofSeconds(10)).until(() -> metric(api, "pigeonhole_live_sessions") == 2.0);
+                // The chat and presence, shared by both connections.
+                assertThat(metric(api, "pigeonhole_upstream_subscriptions")).isEqualTo(2.0);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> metric(api, "pigeonhole_live_sessions") == 0.0
+                    && metric(api, "pigeonhole_upstream_subscriptions") == 0.0);
+        }
+    }
+
+    private static List<String> texts(LiveClient live, int count) throws InterruptedException {
+        List<String> texts = new ArrayList<>();
+        while (texts.size() < count) {
+            JsonNode event = live.next("message");
+            texts.add(event.get("message").get("id").longValue() + " " + event.get("message").get("message").stringValue());
+        }
+        return texts;
+    }
+
+    private static double metric(TestApi api, String name) {
+        for (String line : api.client.get("/metrics", null).body().split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1).strip());
+            }
+        }
+        throw new AssertionError(name + " is not in /metrics");
+    }
+}
