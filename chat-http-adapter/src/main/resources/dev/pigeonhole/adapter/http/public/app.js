@@ -41,6 +41,11 @@ function report(error) {
   ui.toast(error.detail ?? error.message ?? String(error), 'error');
 }
 
+/** How a notice names a chat: a bare number reads oddly in a sentence. */
+function chatLabel(chatId) {
+  return /^\d+$/.test(chatId) ? `chat #${chatId}` : chatId;
+}
+
 function idsFrom(text) {
   return [...new Set(text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean))];
 }
@@ -222,7 +227,7 @@ async function refreshChats(s) {
   if (current !== s) return;
   const gone = s.state.setChats(list);
   if (gone.includes(s.state.openChatId)) {
-    ui.toast(`You are no longer in ${s.state.openChatId}.`, 'info');
+    ui.toast(`You are no longer in ${chatLabel(s.state.openChatId)}.`, 'info');
     closeChat(s);
   } else if (s.state.openChatId) {
     ui.updateChatHeader(s.state.chats.get(s.state.openChatId), s.user);
@@ -305,25 +310,29 @@ async function openChat(chatId, { focus = false } = {}) {
   ui.renderChatList(s.state);
   if (focus) els.messageInput.focus();
   try {
-    await fillOpenChat(s);
+    // What loads on opening is history, not news: no one needs it read out.
+    await fillOpenChat(s, { announce: false });
   } catch (error) {
     report(error);
   }
 }
 
 function closeChat(s) {
+  // Focus inside a view that is about to be hidden would fall back to <body>.
+  const hadFocus = els.chatView.contains(document.activeElement);
   s.state.openChatId = null;
   history.replaceState(null, '', location.pathname + location.search);
   ui.clearMessages();
   ui.showMain('welcome');
   ui.renderChatList(s.state);
+  if (hadFocus) els.newChatButton.focus();
 }
 
 /**
  * Bring the open chat up to its newest message: from the newest one held, or, holding none,
  * from one page before the end. Loops because more may arrive while it reads.
  */
-async function fillOpenChat(s) {
+async function fillOpenChat(s, { announce = true } = {}) {
   const chatId = s.state.openChatId;
   if (!chatId) return;
   let after = s.state.newestId(chatId);
@@ -346,7 +355,9 @@ async function fillOpenChat(s) {
     }
     if (fresh.length) {
       ui.insertMessages(fresh, s.user, { gapBefore: holding && page.gap });
-      for (const m of fresh) if (m.sender !== s.user && round > 0) ui.announce(`${m.sender}: ${m.message}`);
+      if (announce && holding) {
+        for (const m of fresh) if (m.sender !== s.user) ui.announce(`${m.sender}: ${m.message}`);
+      }
     }
     const newest = page.messages.length ? page.messages[page.messages.length - 1].id : after;
     if (!page.messages.length || newest >= page.lastId) break;
@@ -442,6 +453,7 @@ function submitMessage(event) {
 }
 
 async function attemptSend(s, send) {
+  if (current !== s) return; // a retry timer that outlived a sign-out
   try {
     // The same key on every attempt: if an earlier one did reach the server, this one gets the
     // stored message back instead of posting it twice.
@@ -474,6 +486,10 @@ async function attemptSend(s, send) {
         ui.fitComposer();
       }
       report(error);
+      if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+        // Not a member any more (left on another device): the list is out of date.
+        refreshChats(s).catch(report);
+      }
     }
   }
 }
@@ -599,7 +615,7 @@ async function onLeaveDialogClosed() {
     s.state.forget(chatId);
     if (s.state.openChatId === chatId) closeChat(s);
     ui.renderChatList(s.state);
-    ui.toast(`You left ${chatId}.`, 'info');
+    ui.toast(`You left ${chatLabel(chatId)}.`, 'info');
     els.newChatButton.focus();
   } catch (error) {
     report(error);

@@ -206,6 +206,13 @@ export class ChatState {
     return top;
   }
 
+  /** The newest message held for a chat, for the list's preview line. */
+  lastMessage(chatId) {
+    let last = null;
+    for (const m of this.history.get(chatId)?.values() ?? []) if (!last || m.id > last.id) last = m;
+    return last;
+  }
+
   oldestId(chatId) {
     let low = 0;
     for (const id of this.history.get(chatId)?.keys() ?? []) low = low === 0 ? id : Math.min(low, id);

@@ -163,13 +163,19 @@ export function setConnection(state) {
 
 // --- chat list and presence ----------------------------------------------------------------
 
-function fillChatItem(li, chat, me, open) {
+function previewOf(message, me) {
+  if (!message) return '';
+  const who = message.sender === me ? 'You' : message.sender;
+  return `${who}: ${message.message.replace(/\s+/g, ' ')}`.slice(0, 140);
+}
+
+function fillChatItem(li, chat, me, open, preview) {
   const title = chatTitle(chat, me);
   const button = el('button', { className: 'chat-button', attrs: { type: 'button' } }, [
     avatar(title),
     el('span', { className: 'chat-text' }, [
       el('span', { className: 'chat-name', text: title }),
-      el('span', { className: 'chat-sub', text: /^\d+$/.test(chat.chatId) ? `#${chat.chatId}` : membersLine(chat, me, 4) }),
+      el('span', { className: 'chat-sub', text: preview || (/^\d+$/.test(chat.chatId) ? `#${chat.chatId}` : membersLine(chat, me, 4)) }),
     ]),
     chat.unread > 0
       ? el('span', { className: 'badge', attrs: { 'data-testid': 'chat-unread' } }, [
@@ -199,10 +205,11 @@ export function renderChatList(state) {
     if (!li) {
       li = el('li', { className: 'chat-item', attrs: { 'data-chat-id': chat.chatId, 'data-testid': 'chat-item' } });
     }
-    const signature = JSON.stringify([chat.members, chat.unread, state.openChatId === chat.chatId]);
+    const preview = previewOf(state.lastMessage(chat.chatId), state.me);
+    const signature = JSON.stringify([chat.members, chat.unread, state.openChatId === chat.chatId, preview]);
     if (li.dataset.signature !== signature) {
       li.dataset.signature = signature;
-      fillChatItem(li, chat, state.me, state.openChatId === chat.chatId);
+      fillChatItem(li, chat, state.me, state.openChatId === chat.chatId, preview);
       if (hadFocus) li.querySelector('button').focus();
     }
     if (li !== cursor) list.insertBefore(li, cursor);
