@@ -55,7 +55,7 @@ public final class Pigeonhole implements AutoCloseable {
     private Pigeonhole(DrivenPorts ports, AppConfig config, InstantSource clock) {
         this.ports = ports;
         this.multiplexer = new SubscriptionMultiplexer(ports.channels(), config.liveQueueCapacity());
-        this.chats = new ChatService(ports.chats(), config.limits(), clock);
+        this.chats = new ChatService(ports.chats(), ports.channels(), config.limits(), clock);
         this.mailboxes = new MailboxService(ports.mailboxes(), config.limits(), clock);
         this.presence = new PresenceService(ports.presence(), ports.channels(), ports.lock(),
                 config.presenceWindow(), clock);

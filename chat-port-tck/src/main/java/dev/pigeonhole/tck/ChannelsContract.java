@@ -79,18 +79,22 @@ public abstract class ChannelsContract {
     }
 
     @Test
-    void both_kinds_of_event_arrive_intact() {
+    void every_kind_of_event_arrives_intact() {
         Channel channel = randomChannel();
         Recorder recorder = new Recorder();
         connect(recorder).subscribe(channel);
         LiveEvent message = new MessagePosted(channel.chat().orElseThrow(),
                 new Message(7, T0.plusMillis(123), UserId.of("alice"), "hello, ünïcødé \"quoted\" {}"));
         LiveEvent presence = new PresenceChanged(UserId.of("bob"), false, T0.plusMillis(456));
+        LiveEvent joined = new LiveEvent.MembershipChanged(UserId.of("carol"), channel.chat().orElseThrow(), true);
+        LiveEvent left = new LiveEvent.MembershipChanged(UserId.of("carol"), channel.chat().orElseThrow(), false);
 
         channels.publish(channel, message);
         channels.publish(channel, presence);
+        channels.publish(channel, joined);
+        channels.publish(channel, left);
 
-        assertThat(recorder.next(2)).extracting(Delivery::event).containsExactly(message, presence);
+        assertThat(recorder.next(4)).extracting(Delivery::event).containsExactly(message, presence, joined, left);
     }
 
     @Test

@@ -4,7 +4,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * A named stream of live events. The domain names two kinds: one per chat and one for presence.
+ * A named stream of live events. The domain names three kinds: one per chat, one for presence and
+ * one for membership changes.
  * How a name becomes a Redis channel (prefix, hash tag) is the adapter's business.
  */
 public record Channel(String name) implements Topic {
@@ -13,6 +14,8 @@ public record Channel(String name) implements Topic {
     private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     public static final Channel PRESENCE = new Channel("presence");
+    /** Every membership change of every chat: one channel, so a server holds one subscription for all. */
+    public static final Channel MEMBERSHIPS = new Channel("memberships");
 
     public Channel {
         if (name == null || !ALLOWED.matcher(name).matches()) {

@@ -14,6 +14,17 @@ public sealed interface LiveEvent {
         }
     }
 
+    /**
+     * A user became a member of a chat, or stopped being one: what lets a live connection on any
+     * server start or stop following the chat, wherever the change was made.
+     */
+    record MembershipChanged(UserId user, ChatId chat, boolean member) implements LiveEvent {
+        public MembershipChanged {
+            Objects.requireNonNull(user, "user");
+            Objects.requireNonNull(chat, "chat");
+        }
+    }
+
     /** A user came online or went offline. */
     record PresenceChanged(UserId user, boolean online, Instant at) implements LiveEvent {
         public PresenceChanged {

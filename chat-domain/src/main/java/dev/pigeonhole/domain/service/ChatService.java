@@ -1,11 +1,13 @@
 package dev.pigeonhole.domain.service;
 
+import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.CreatedChat;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.MessageText;
@@ -19,6 +21,7 @@ import dev.pigeonhole.domain.port.in.LeaveChat;
 import dev.pigeonhole.domain.port.in.ListChats;
 import dev.pigeonhole.domain.port.in.ReadMessages;
 import dev.pigeonhole.domain.port.in.SendMessage;
+import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.Chats;
 
 import java.time.InstantSource;
@@ -37,11 +40,14 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     private static final int GENERATED_ID_ATTEMPTS = 5;
 
     private final Chats chats;
+    private final Channels channels;
     private final Limits limits;
     private final InstantSource clock;
 
-    public ChatService(Chats chats, Limits limits, InstantSource clock) {
+    /** @param channels where membership changes are announced, so live connections follow them */
+    public ChatService(Chats chats, Channels channels, Limits limits, InstantSource clock) {
         this.chats = Objects.requireNonNull(chats, "chats");
+        this.channels = Objects.requireNonNull(channels, "channels");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -72,6 +78,7 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
 
     private CreatedChat open(ChatId chat, CreateChat.Command command, Set<UserId> members) {
         Message first = chats.open(chat, command.creator(), members, command.firstMessage(), clock.instant());
+        members.forEach(member -> announce(member, chat, true));
         return new CreatedChat(chat, first);
     }
 
@@ -99,11 +106,18 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     @Override
     public void join(JoinChat.Command command) {
         chats.join(command.chat(), command.user());
+        announce(command.user(), command.chat(), true);
     }
 
     @Override
     public void leave(LeaveChat.Command command) {
         chats.leave(command.chat(), command.user());
+        announce(command.user(), command.chat(), false);
+    }
+
+    /** After the store changed, never before: a connection that follows on hearing it must find the member. */
+    private void announce(UserId user, ChatId chat, boolean member) {
+        channels.publish(Channel.MEMBERSHIPS, new LiveEvent.MembershipChanged(user, chat, member));
     }
 
     @Override

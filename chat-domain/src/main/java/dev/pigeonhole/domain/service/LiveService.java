@@ -36,6 +36,7 @@ public final class LiveService implements SubscribeToLiveEvents {
         Objects.requireNonNull(user, "user");
         List<Topic> topics = new ArrayList<>();
         topics.add(Channel.PRESENCE);
+        topics.add(Channel.MEMBERSHIPS);
         chats.chatsOf(user).forEach(summary -> topics.add(Channel.ofChat(summary.chat())));
         return new Feed(user, multiplexer.subscribe(topics));
     }

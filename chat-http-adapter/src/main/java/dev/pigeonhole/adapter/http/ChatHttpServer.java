@@ -58,7 +58,7 @@ public final class ChatHttpServer implements AutoCloseable {
             Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.touchPresence(), metrics,
                     settings.maxRequestBytes());
             new SessionRoutes(tokens, settings.devLogin()).register(endpoints);
-            new ChatRoutes(useCases, metrics, live).register(endpoints);
+            new ChatRoutes(useCases, metrics).register(endpoints);
             new MailboxRoutes(useCases, metrics).register(endpoints);
             new PresenceRoutes(useCases).register(endpoints);
             new OperationsRoutes(health, registry).register(endpoints);

@@ -33,12 +33,10 @@ final class ChatRoutes {
 
     private final UseCases useCases;
     private final HttpMetrics metrics;
-    private final LiveConnections live;
 
-    ChatRoutes(UseCases useCases, HttpMetrics metrics, LiveConnections live) {
+    ChatRoutes(UseCases useCases, HttpMetrics metrics) {
         this.useCases = useCases;
         this.metrics = metrics;
-        this.live = live;
     }
 
     void register(Endpoints endpoints) {
@@ -57,12 +55,9 @@ final class ChatRoutes {
         Set<UserId> others = new LinkedHashSet<>();
         body.stringList("members").forEach(member -> others.add(UserId.of(member)));
         Optional<ChatId> chat = body.optionalString("chatId").map(ChatId::of);
-        CreateChat.Command command = new CreateChat.Command(caller, others, chat, body.requiredString("message"));
-        CreatedChat created = useCases.createChat().create(command);
+        CreatedChat created = useCases.createChat().create(
+                new CreateChat.Command(caller, others, chat, body.requiredString("message")));
         metrics.messageSent();
-        // The first message went out before anyone's socket followed the chat; following
-        // catches each member's open sockets up on it.
-        command.members().forEach(member -> live.follow(member, created.chat()));
         ctx.status(201);
         json(ctx, CreatedChatJson.from(created));
     }
@@ -108,7 +103,6 @@ final class ChatRoutes {
         ChatId chat = ChatId.of(ctx.pathParam("chat"));
         JsonBody.parseOrEmpty(Endpoints.body(ctx), Set.of());
         useCases.joinChat().join(new JoinChat.Command(chat, caller));
-        live.follow(caller, chat);
         ctx.status(204);
     }
 
@@ -119,7 +113,6 @@ final class ChatRoutes {
             throw Problem.forbidden("you may leave a chat only for yourself, not for " + leaver);
         }
         useCases.leaveChat().leave(new LeaveChat.Command(chat, caller));
-        live.unfollow(caller, chat);
         ctx.status(204);
     }
 

@@ -1,50 +1,29 @@
 package dev.pigeonhole.adapter.http;
 
-import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.UserId;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 
 /**
- * The live connections open on this server, by user, so that a chat created, joined or left
- * through HTTP reaches the sockets of the users it concerns at once.
+ * The live connections open on this server: for the sessions gauge, and to close them all when
+ * the server stops. Which chats each follows is the domain's business, through membership events.
  */
 final class LiveConnections {
 
-    private final ConcurrentHashMap<UserId, Set<LiveSocket>> byUser = new ConcurrentHashMap<>();
+    private final Set<LiveSocket> open = ConcurrentHashMap.newKeySet();
 
     void add(LiveSocket socket) {
-        byUser.computeIfAbsent(socket.user(), user -> ConcurrentHashMap.newKeySet()).add(socket);
+        open.add(socket);
     }
 
     void remove(LiveSocket socket) {
-        byUser.computeIfPresent(socket.user(), (user, sockets) -> {
-            sockets.remove(socket);
-            return sockets.isEmpty() ? null : sockets;
-        });
-    }
-
-    void follow(UserId user, ChatId chat) {
-        each(user, socket -> socket.follow(chat));
-    }
-
-    void unfollow(UserId user, ChatId chat) {
-        each(user, socket -> socket.unfollow(chat));
+        open.remove(socket);
     }
 
     int count() {
-        return byUser.values().stream().mapToInt(Set::size).sum();
+        return open.size();
     }
 
     void closeAll(int code, String reason) {
-        byUser.values().forEach(sockets -> sockets.forEach(socket -> socket.close(code, reason)));
-    }
-
-    private void each(UserId user, Consumer<LiveSocket> action) {
-        Set<LiveSocket> sockets = byUser.get(user);
-        if (sockets != null) {
-            sockets.forEach(action);
-        }
+        open.forEach(socket -> socket.close(code, reason));
     }
 }

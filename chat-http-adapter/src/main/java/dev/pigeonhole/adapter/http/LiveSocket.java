@@ -5,6 +5,7 @@ import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
@@ -19,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,8 +49,7 @@ final class LiveSocket {
     private final HttpMetrics metrics;
     private final AtomicInteger unsent = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Serializes sends from the pump and from HTTP threads that follow a chat, and guards {@link #highestSent}. */
-    private final ReentrantLock sending = new ReentrantLock();
+    /** Only the pump thread sends, so this needs no lock. */
     private final Map<ChatId, Long> highestSent = new HashMap<>();
 
     LiveSocket(WsContext ws, UserId user, LiveFeed feed, FetchPending pending, HttpMetrics metrics) {
@@ -70,20 +69,25 @@ final class LiveSocket {
         Thread.ofVirtual().name("live-" + user).start(this::pump);
     }
 
-    /** A chat joined or opened while connected: its events from now on, and what is pending in it already. */
-    void follow(ChatId chat) {
-        feed.follow(chat);
-        catchUp(Optional.of(chat));
-    }
-
-    void unfollow(ChatId chat) {
-        feed.unfollow(chat);
-        sending.lock();
-        try {
-            highestSent.remove(chat);
-        } finally {
-            sending.unlock();
+    /**
+     * A chat this user joined, opened or was added to while connected, through any server: its
+     * events from now on, and what is pending in it already. One it left: nothing more of it.
+     */
+    private void membershipChanged(LiveEvent.MembershipChanged changed) {
+        if (!changed.user().equals(user)) {
+            return;
         }
+        if (!changed.member()) {
+            feed.unfollow(changed.chat());
+            highestSent.remove(changed.chat());
+            return;
+        }
+        try {
+            feed.follow(changed.chat());
+        } catch (NotAMemberException leftAgain) {
+            return;
+        }
+        catchUp(Optional.of(changed.chat()));
     }
 
     void close(int code, String reason) {
@@ -122,6 +126,7 @@ final class LiveSocket {
         switch (signal) {
             case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) -> sendMessage(posted.chat(), posted.message());
             case LiveSignal.Event(var channel, LiveEvent.PresenceChanged changed) -> send(LiveEventJson.presence(changed));
+            case LiveSignal.Event(var channel, LiveEvent.MembershipChanged changed) -> membershipChanged(changed);
             case LiveSignal.Resync resync -> send(LiveEventJson.resync());
             case LiveSignal.Closed(var reason) -> {
                 switch (reason) {
@@ -146,17 +151,12 @@ final class LiveSocket {
     }
 
     private void sendMessage(ChatId chat, Message message) {
-        sending.lock();
-        try {
-            // Ids grow within a chat, so the highest sent is all it takes to drop a repeat.
-            if (message.id() <= highestSent.getOrDefault(chat, 0L)) {
-                return;
-            }
-            highestSent.put(chat, message.id());
-            send(LiveEventJson.message(chat, message));
-        } finally {
-            sending.unlock();
+        // Ids grow within a chat, so the highest sent is all it takes to drop a repeat.
+        if (message.id() <= highestSent.getOrDefault(chat, 0L)) {
+            return;
         }
+        highestSent.put(chat, message.id());
+        send(LiveEventJson.message(chat, message));
     }
 
     private void send(Object event) {

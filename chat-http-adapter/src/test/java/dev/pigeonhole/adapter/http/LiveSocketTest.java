@@ -100,8 +100,8 @@ class LiveSocketTest {
             api.client.post("/api/chats", alice, "{\"members\":[],\"message\":\"x\",\"chatId\":\"solo\"}");
             try (LiveClient first = LiveClient.connect(api, alice); LiveClient second = LiveClient.connect(api, alice)) {
                 await().atMost(Duration.ofSeconds(10)).until(() -> metric(api, "pigeonhole_live_sessions") == 2.0);
-                // The chat and presence, shared by both connections.
-                assertThat(metric(api, "pigeonhole_upstream_subscriptions")).isEqualTo(2.0);
+                // The chat, presence and memberships, shared by both connections.
+                assertThat(metric(api, "pigeonhole_upstream_subscriptions")).isEqualTo(3.0);
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> metric(api, "pigeonhole_live_sessions") == 0.0
                     && metric(api, "pigeonhole_upstream_subscriptions") == 0.0);

@@ -43,7 +43,7 @@ final class TestApi implements AutoCloseable {
         InstantSource clock = now::get;
         InMemoryChannels channels = new InMemoryChannels();
         InMemoryChats store = new InMemoryChats(limits, channels);
-        ChatService chats = new ChatService(store, limits, clock);
+        ChatService chats = new ChatService(store, channels, limits, clock);
         MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits), limits, clock);
         PresenceService presence = new PresenceService(new InMemoryPresenceRegistry(), channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);

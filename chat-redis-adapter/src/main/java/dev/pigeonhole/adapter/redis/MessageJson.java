@@ -71,6 +71,14 @@ final class MessageJson {
                 Message m = posted.message();
                 yield messagePostedHead(posted.chat()) + withId(m.id(), tailOf(m.sentAt(), m.sender(), m.body())) + "}";
             }
+            case LiveEvent.MembershipChanged changed -> write(json -> {
+                json.writeStartObject();
+                json.writeStringProperty("type", "membership");
+                json.writeStringProperty("user", changed.user().value());
+                json.writeStringProperty("chat", changed.chat().value());
+                json.writeBooleanProperty("member", changed.member());
+                json.writeEndObject();
+            });
             case LiveEvent.PresenceChanged changed -> write(json -> {
                 json.writeStartObject();
                 json.writeStringProperty("type", "presence");
@@ -93,6 +101,7 @@ final class MessageJson {
             String chat = null;
             String user = null;
             Boolean online = null;
+            Boolean member = null;
             Instant at = null;
             Message message = null;
             for (String name = parser.nextName(); name != null; name = parser.nextName()) {
@@ -102,6 +111,7 @@ final class MessageJson {
                     case "chat" -> chat = parser.getString();
                     case "user" -> user = parser.getString();
                     case "online" -> online = value == JsonToken.VALUE_TRUE;
+                    case "member" -> member = value == JsonToken.VALUE_TRUE;
                     case "ts" -> at = instant(parser.getDecimalValue());
                     case "message" -> message = readObject(parser, json).toMessage(json);
                     default -> parser.skipChildren();
@@ -109,6 +119,9 @@ final class MessageJson {
             }
             if ("message".equals(type) && chat != null && message != null) {
                 return new LiveEvent.MessagePosted(ChatId.of(chat), message);
+            }
+            if ("membership".equals(type) && user != null && chat != null && member != null) {
+                return new LiveEvent.MembershipChanged(UserId.of(user), ChatId.of(chat), member);
             }
             if ("presence".equals(type) && user != null && online != null && at != null) {
                 return new LiveEvent.PresenceChanged(UserId.of(user), online, at);
