@@ -1,0 +1,174 @@
+package dev.pigeonhole.app.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pigeonhole.adapter.redis.fixture.RedisServers;
+import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.app.AppConfig;
+import dev.pigeonhole.app.RedisConfig;
+import dev.pigeonhole.app.Server;
+import dev.pigeonhole.app.ServerConfig;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The page in real headless Chromium, two people in two browsers of their own, against the real
+ * server: what they see is what the page made of the API and the live socket.
+ */
+@Timeout(180)
+class ChatPageTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(15);
+    /** The page backs off up to 30 s between reconnect attempts; one full step and some. */
+    private static final Duration RECONNECT_PATIENCE = Duration.ofSeconds(45);
+
+    private static final String SECRET = "the two servers of this test share this signing secret";
+
+    private AppConfig store;
+    private ServerConfig config;
+    /** Alice's server, and Bob's, on one Redis: Bob's can stop while Alice's goes on. */
+    private Server alicesServer;
+    private Server bobsServer;
+    private ChromeDriver alice;
+    private ChromeDriver bob;
+
+    @BeforeEach
+    void start() {
+        alice = Chromium.start();
+        bob = Chromium.start();
+        RedisTarget redis = RedisServers.single();
+        store = AppConfig.defaults().withRedis(RedisConfig.defaults().withEndpoint(redis.endpoint())
+                .withKeyPrefix(redis.newPrefix()));
+        config = ServerConfig.defaults().withPort(0).withJwtSecret(SECRET).withDevLogin(true);
+        alicesServer = Server.start(store, config, InstantSource.system());
+        bobsServer = Server.start(store, config, InstantSource.system());
+    }
+
+    @AfterEach
+    void stop() {
+        for (ChromeDriver browser : new ChromeDriver[] {alice, bob}) {
+            if (browser != null) {
+                browser.quit();
+            }
+        }
+        for (Server server : new Server[] {alicesServer, bobsServer}) {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    @Test
+    void two_people_open_a_chat_and_talk_live_see_each_other_online_and_miss_nothing_while_offline() throws Exception {
+        String chat = "lunch-" + UUID.randomUUID().toString().substring(0, 8);
+        signIn(alice, alicesServer, "alice");
+        signIn(bob, bobsServer, "bob");
+        waitForState(alice, "live");
+        waitForState(bob, "live");
+
+        alice.findElement(testId("new-chat-button")).click();
+        alice.findElement(testId("new-chat-members")).sendKeys("bob");
+        alice.findElement(testId("new-chat-id")).sendKeys(chat);
+        alice.findElement(testId("new-chat-message")).sendKeys("Lunch at noon?");
+        alice.findElement(testId("new-chat-submit")).click();
+
+        // Bob's socket follows the new chat the moment it is opened: no reload, no polling.
+        waitFor(bob, driver -> !driver.findElements(chatItem(chat)).isEmpty());
+        bob.findElement(chatItem(chat)).click();
+        waitForTexts(bob, List.of("Lunch at noon?"));
+
+        send(bob, "Yes, the usual place");
+        waitForTexts(alice, List.of("Lunch at noon?", "Yes, the usual place"));
+
+        waitFor(alice, driver -> !driver.findElements(onlineUser("bob")).isEmpty());
+        waitFor(bob, driver -> !driver.findElements(onlineUser("alice")).isEmpty());
+
+        // Bob's server goes away under his open page; Alice goes on talking through hers.
+        int bobsPort = bobsServer.port();
+        bobsServer.close();
+        waitFor(bob, driver -> !"live".equals(state(driver)));
+        send(alice, "I'll book a table");
+        send(alice, "For two, at 12:15");
+        waitForTexts(alice, List.of("Lunch at noon?", "Yes, the usual place", "I'll book a table", "For two, at 12:15"));
+
+        // Back on the same address: the page reconnects by itself and catches up.
+        bobsServer = Server.start(store, config.withPort(bobsPort), InstantSource.system());
+        waitFor(bob, RECONNECT_PATIENCE, driver -> "live".equals(state(driver)));
+        waitForTexts(bob, List.of("Lunch at noon?", "Yes, the usual place", "I'll book a table", "For two, at 12:15"));
+
+        File shot = alice.getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), new File(Chromium.screenshotFolder(), "chat-page.png").toPath(),
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void signIn(ChromeDriver browser, Server server, String name) {
+        browser.get("http://127.0.0.1:" + server.port() + "/");
+        browser.findElement(testId("signin-name")).sendKeys(name);
+        browser.findElement(testId("signin-button")).click();
+        waitFor(browser, driver -> name.equals(driver.findElement(testId("me-name")).getText()));
+    }
+
+    private static void send(ChromeDriver browser, String text) {
+        WebElement input = browser.findElement(testId("message-input"));
+        input.sendKeys(text);
+        input.sendKeys(Keys.ENTER);
+    }
+
+    /** The open chat shows exactly these messages, in this order: none missing, none twice. */
+    private static void waitForTexts(ChromeDriver browser, List<String> expected) {
+        try {
+            waitFor(browser, driver -> texts(driver).equals(expected));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            assertThat(texts(browser)).as("messages shown").containsExactlyElementsOf(expected);
+        }
+    }
+
+    private static List<String> texts(ChromeDriver browser) {
+        return browser.findElements(By.cssSelector("[data-testid='message'] .message-text")).stream()
+                .map(WebElement::getText).toList();
+    }
+
+    private static void waitForState(ChromeDriver browser, String state) {
+        waitFor(browser, driver -> state.equals(state(driver)));
+    }
+
+    private static String state(ChromeDriver browser) {
+        return browser.findElement(testId("connection-state")).getDomAttribute("data-state");
+    }
+
+    private static void waitFor(ChromeDriver browser, Function<ChromeDriver, Boolean> condition) {
+        waitFor(browser, PATIENCE, condition);
+    }
+
+    private static void waitFor(ChromeDriver browser, Duration patience, Function<ChromeDriver, Boolean> condition) {
+        new WebDriverWait(browser, patience).until(driver -> condition.apply((ChromeDriver) driver));
+    }
+
+    private static By testId(String id) {
+        return By.cssSelector("[data-testid='" + id + "']");
+    }
+
+    private static By chatItem(String chat) {
+        return By.cssSelector("[data-testid='chat-item'][data-chat-id='" + chat + "']");
+    }
+
+    private static By onlineUser(String user) {
+        return By.cssSelector("[data-testid='online-user'][data-user='" + user + "']");
+    }
+}
