@@ -17,6 +17,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -31,7 +33,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Frames are sent asynchronously, so a client that stops reading would make Jetty buffer
  * without end; past {@link #MAX_UNSENT_FRAMES} frames not yet written the client is cut off
- * as slow, the same answer the feed gives when its own queue fills.
+ * as slow, the same answer the feed gives when its own queue fills. Its close frame waits behind
+ * those unwritten frames, which a client that stopped reading never takes, so a connection cut
+ * off is dropped outright once {@link #SLOW_CLOSE_GRACE} has passed without it closing.
  */
 final class LiveSocket {
 
@@ -39,6 +43,8 @@ final class LiveSocket {
     static final int CLOSE_GOING_AWAY = 1001;
     static final int CLOSE_STORE_UNAVAILABLE = 1011;
     static final int MAX_UNSENT_FRAMES = 1_000;
+    /** How long a client cut off as slow has to read what is queued for it and the close frame. */
+    static final Duration SLOW_CLOSE_GRACE = Duration.ofSeconds(5);
     private static final Logger LOG = LoggerFactory.getLogger(LiveSocket.class);
     private static final Duration POLL = Duration.ofSeconds(1);
 
@@ -49,6 +55,8 @@ final class LiveSocket {
     private final HttpMetrics metrics;
     private final AtomicInteger unsent = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The connection is over (Jetty said so); {@code ws.session.isOpen()} turns false as soon as a close is sent. */
+    private volatile boolean ended;
     /** Serializes sends from the pump and from HTTP threads that follow a chat, and guards {@link #highestSent}. */
     private final ReentrantLock sending = new ReentrantLock();
     private final Map<ChatId, Long> highestSent = new HashMap<>();
@@ -86,13 +94,21 @@ final class LiveSocket {
         }
     }
 
-    void close(int code, String reason) {
-        if (closed.compareAndSet(false, true)) {
-            feed.close();
-            if (ws.session.isOpen()) {
-                ws.closeSession(code, reason);
-            }
+    /** Jetty reported the connection closed or failed: nothing is held for it any more. */
+    void ended() {
+        ended = true;
+    }
+
+    /** True if this call closed it, false if it was closed already. */
+    boolean close(int code, String reason) {
+        if (!closed.compareAndSet(false, true)) {
+            return false;
         }
+        feed.close();
+        if (ws.session.isOpen()) {
+            ws.closeSession(code, reason);
+        }
+        return true;
     }
 
     private void pump() {
@@ -173,10 +189,16 @@ final class LiveSocket {
     }
 
     private void cutOffAsSlow() {
-        if (!closed.get()) {
+        if (close(CLOSE_SLOW, "slow")) {
             metrics.liveCutOffAsSlow();
             LOG.info("live connection of {} cut off: it stopped reading", user);
+            // Until the connection ends Jetty holds everything queued for it, and it stays a session.
+            CompletableFuture.delayedExecutor(SLOW_CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+                if (!ended) {
+                    LOG.info("live connection of {} dropped: it did not close within {}", user, SLOW_CLOSE_GRACE);
+                    ws.session.disconnect();
+                }
+            });
         }
-        close(CLOSE_SLOW, "slow");
     }
 }
