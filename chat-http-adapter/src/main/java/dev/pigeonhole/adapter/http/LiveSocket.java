@@ -11,6 +11,7 @@ import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.FetchPending;
 import dev.pigeonhole.domain.port.in.LiveFeed;
 import io.javalin.websocket.WsContext;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -36,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * as slow, the same answer the feed gives when its own queue fills. Its close frame waits behind
  * those unwritten frames, which a client that stopped reading never takes, so a connection cut
  * off is dropped outright once {@link #SLOW_CLOSE_GRACE} has passed without it closing.
+ *
+ * <p>A connection with nothing to push for a third of its idle timeout is pinged: the client
+ * sends nothing of its own, and a quiet chat must not look like a dead connection.
  */
 final class LiveSocket {
 
@@ -57,6 +61,8 @@ final class LiveSocket {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The connection is over (Jetty said so); {@code ws.session.isOpen()} turns false as soon as a close is sent. */
     private volatile boolean ended;
+    /** When a frame or ping last went out (nanoTime). */
+    private volatile long lastSent = System.nanoTime();
     /** Serializes sends from the pump and from HTTP threads that follow a chat, and guards {@link #highestSent}. */
     private final ReentrantLock sending = new ReentrantLock();
     private final Map<ChatId, Long> highestSent = new HashMap<>();
@@ -113,11 +119,18 @@ final class LiveSocket {
 
     private void pump() {
         try {
+            // The client sends nothing, so without pings a quiet chat would look idle and be timed out.
+            Duration idleTimeout = ws.session.getIdleTimeout();
+            Duration pingAfter = idleTimeout.isPositive() ? idleTimeout.dividedBy(3) : null;
+            Duration poll = pingAfter != null && pingAfter.compareTo(POLL) < 0 ? pingAfter : POLL;
             catchUp(Optional.empty());
             while (!closed.get() && ws.session.isOpen()) {
-                Optional<LiveSignal> signal = feed.next(POLL);
+                Optional<LiveSignal> signal = feed.next(poll);
                 if (signal.isPresent() && !handle(signal.get())) {
                     return;
+                }
+                if (pingAfter != null && System.nanoTime() - lastSent >= pingAfter.toNanos()) {
+                    ping();
                 }
             }
         } catch (InterruptedException e) {
@@ -185,7 +198,16 @@ final class LiveSocket {
         }
         String frame = new String(Json.write(event), StandardCharsets.UTF_8);
         ws.session.sendText(frame, Callback.from(unsent::decrementAndGet, failure -> unsent.decrementAndGet()));
+        lastSent = System.nanoTime();
         metrics.livePushed();
+    }
+
+    /** Keeps a quiet connection from timing out; a client answers with a pong by itself. */
+    private void ping() {
+        if (!closed.get()) {
+            ws.session.sendPing(ByteBuffer.allocate(0), Callback.NOOP);
+            lastSent = System.nanoTime();
+        }
     }
 
     private void cutOffAsSlow() {
