@@ -47,6 +47,7 @@ public final class ChatHttpServer implements AutoCloseable {
                 // What Jetty refuses before any route sees it (a broken URI, oversized headers).
                 server.setErrorHandler(new JettyProblems());
             });
+            config.jetty.modifyWebSocketServletFactory(factory -> factory.setIdleTimeout(settings.liveIdleTimeout()));
 
             // The web page: plain files, no build step; everything it does goes through the API.
             config.staticFiles.add(files -> {

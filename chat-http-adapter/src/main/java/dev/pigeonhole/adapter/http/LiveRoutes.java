@@ -45,6 +45,7 @@ final class LiveRoutes {
             ws.onClose(ctx -> {
                 LiveSocket socket = ctx.attribute(SOCKET);
                 if (socket != null) {
+                    socket.ended();
                     connections.remove(socket);
                     socket.close(LiveSocket.CLOSE_GOING_AWAY, "closed");
                 }
@@ -52,6 +53,7 @@ final class LiveRoutes {
             ws.onError(ctx -> {
                 LiveSocket socket = ctx.attribute(SOCKET);
                 if (socket != null) {
+                    socket.ended();
                     connections.remove(socket);
                     socket.close(LiveSocket.CLOSE_GOING_AWAY, "error");
                 }

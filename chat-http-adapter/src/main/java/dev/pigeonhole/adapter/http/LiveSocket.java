@@ -12,12 +12,15 @@ import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.FetchPending;
 import dev.pigeonhole.domain.port.in.LiveFeed;
 import io.javalin.websocket.WsContext;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.websocket.api.Callback;
@@ -31,7 +34,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Frames are sent asynchronously, so a client that stops reading would make Jetty buffer
  * without end; past {@link #MAX_UNSENT_FRAMES} frames not yet written the client is cut off
- * as slow, the same answer the feed gives when its own queue fills.
+ * as slow, the same answer the feed gives when its own queue fills. Its close frame waits behind
+ * those unwritten frames, which a client that stopped reading never takes, so a connection cut
+ * off is dropped outright once {@link #SLOW_CLOSE_GRACE} has passed without it closing.
+ *
+ * <p>A connection with nothing to push for a third of its idle timeout is pinged: the client
+ * sends nothing of its own, and a quiet chat must not look like a dead connection.
  */
 final class LiveSocket {
 
@@ -39,6 +47,8 @@ final class LiveSocket {
     static final int CLOSE_GOING_AWAY = 1001;
     static final int CLOSE_STORE_UNAVAILABLE = 1011;
     static final int MAX_UNSENT_FRAMES = 1_000;
+    /** How long a client cut off as slow has to read what is queued for it and the close frame. */
+    static final Duration SLOW_CLOSE_GRACE = Duration.ofSeconds(5);
     private static final Logger LOG = LoggerFactory.getLogger(LiveSocket.class);
     private static final Duration POLL = Duration.ofSeconds(1);
 
@@ -49,6 +59,10 @@ final class LiveSocket {
     private final HttpMetrics metrics;
     private final AtomicInteger unsent = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The connection is over (Jetty said so); {@code ws.session.isOpen()} turns false as soon as a close is sent. */
+    private volatile boolean ended;
+    /** When a frame or ping last went out (nanoTime). */
+    private volatile long lastSent = System.nanoTime();
     /** Only the pump thread sends, so this needs no lock. */
     private final Map<ChatId, Long> highestSent = new HashMap<>();
 
@@ -90,22 +104,37 @@ final class LiveSocket {
         catchUp(Optional.of(changed.chat()));
     }
 
-    void close(int code, String reason) {
-        if (closed.compareAndSet(false, true)) {
-            feed.close();
-            if (ws.session.isOpen()) {
-                ws.closeSession(code, reason);
-            }
+    /** Jetty reported the connection closed or failed: nothing is held for it any more. */
+    void ended() {
+        ended = true;
+    }
+
+    /** True if this call closed it, false if it was closed already. */
+    boolean close(int code, String reason) {
+        if (!closed.compareAndSet(false, true)) {
+            return false;
         }
+        feed.close();
+        if (ws.session.isOpen()) {
+            ws.closeSession(code, reason);
+        }
+        return true;
     }
 
     private void pump() {
         try {
+            // The client sends nothing, so without pings a quiet chat would look idle and be timed out.
+            Duration idleTimeout = ws.session.getIdleTimeout();
+            Duration pingAfter = idleTimeout.isPositive() ? idleTimeout.dividedBy(3) : null;
+            Duration poll = pingAfter != null && pingAfter.compareTo(POLL) < 0 ? pingAfter : POLL;
             catchUp(Optional.empty());
             while (!closed.get() && ws.session.isOpen()) {
-                Optional<LiveSignal> signal = feed.next(POLL);
+                Optional<LiveSignal> signal = feed.next(poll);
                 if (signal.isPresent() && !handle(signal.get())) {
                     return;
+                }
+                if (pingAfter != null && System.nanoTime() - lastSent >= pingAfter.toNanos()) {
+                    ping();
                 }
             }
         } catch (InterruptedException e) {
@@ -169,14 +198,29 @@ final class LiveSocket {
         }
         String frame = new String(Json.write(event), StandardCharsets.UTF_8);
         ws.session.sendText(frame, Callback.from(unsent::decrementAndGet, failure -> unsent.decrementAndGet()));
+        lastSent = System.nanoTime();
         metrics.livePushed();
     }
 
-    private void cutOffAsSlow() {
+    /** Keeps a quiet connection from timing out; a client answers with a pong by itself. */
+    private void ping() {
         if (!closed.get()) {
+            ws.session.sendPing(ByteBuffer.allocate(0), Callback.NOOP);
+            lastSent = System.nanoTime();
+        }
+    }
+
+    private void cutOffAsSlow() {
+        if (close(CLOSE_SLOW, "slow")) {
             metrics.liveCutOffAsSlow();
             LOG.info("live connection of {} cut off: it stopped reading", user);
+            // Until the connection ends Jetty holds everything queued for it, and it stays a session.
+            CompletableFuture.delayedExecutor(SLOW_CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+                if (!ended) {
+                    LOG.info("live connection of {} dropped: it did not close within {}", user, SLOW_CLOSE_GRACE);
+                    ws.session.disconnect();
+                }
+            });
         }
-        close(CLOSE_SLOW, "slow");
     }
 }

@@ -1,6 +1,7 @@
 package dev.pigeonhole.adapter.http;
 
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -22,6 +24,8 @@ final class LiveClient implements AutoCloseable {
 
     private final BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
     final CompletableFuture<Integer> closedWith = new CompletableFuture<>();
+    /** How many pings the server sent. */
+    final AtomicInteger pings = new AtomicInteger();
     private final WebSocket socket;
 
     private LiveClient(URI uri) {
@@ -36,6 +40,14 @@ final class LiveClient implements AutoCloseable {
                             events.add(JSON.readTree(partial.toString()));
                             partial.setLength(0);
                         }
+                        ws.request(1);
+                        return null;
+                    }
+
+                    @Override
+                    public CompletionStage<?> onPing(WebSocket ws, ByteBuffer message) {
+                        // The client answers with a pong by itself.
+                        pings.incrementAndGet();
                         ws.request(1);
                         return null;
                     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.pigeonhole.domain.model.Limits;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -89,6 +90,27 @@ class LiveSocketTest {
                     presence = live.next("presence");
                 }
                 assertThat(presence.get("online").booleanValue()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void a_quiet_connection_is_pinged_and_outlives_the_idle_timeout() throws Exception {
+        Duration idleTimeout = Duration.ofMillis(900);
+        try (TestApi api = TestApi.start(Limits.DEFAULTS, HttpSettings.defaults(true).withLiveIdleTimeout(idleTimeout))) {
+            String alice = api.client.signIn("alice");
+            api.client.post("/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"one\",\"chatId\":\"c\"}");
+            try (LiveClient live = LiveClient.connect(api, api.client.signIn("bob"))) {
+                assertThat(texts(live, 1)).containsExactly("1 one");
+
+                // Nothing to push, and the client sends nothing: only pings (and pongs) cross.
+                long quietSince = System.nanoTime();
+                await().atMost(Duration.ofSeconds(10)).until(() -> live.pings.get() >= 4);
+                assertThat(Duration.ofNanos(System.nanoTime() - quietSince)).isGreaterThan(idleTimeout);
+                assertThat(live.closedWith).as("closed by the idle timeout").isNotDone();
+
+                api.client.post("/api/chats/c/messages", alice, "{\"message\":\"two\"}");
+                assertThat(texts(live, 1)).containsExactly("2 two");
             }
         }
     }

@@ -1,0 +1,34 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.adapter.redis.RedisSettings;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Base64;
+
+/** Servers for the live tests: loopback, a free port, dev login, and a JWT secret the caller may share. */
+final class LiveServers {
+
+    private LiveServers() {
+    }
+
+    /** A secret for HS256 that instances sharing it accept each other's tokens under. */
+    static String newSecret() {
+        byte[] bytes = new byte[48];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+
+    static Server start(AppConfig config, String secret) {
+        return Server.start(config, ServerConfig.defaults().withPort(0).withJwtSecret(secret).withDevLogin(true),
+                InstantSource.system());
+    }
+
+    /** Redis at {@code endpoint} through {@code client}, the tagged layout, keys and channels under {@code prefix}. */
+    static AppConfig onRedis(RedisSettings.Endpoint endpoint, String prefix, RedisConfig.Client client) {
+        // Generous timeouts: these tests are about behaviour, and a busy 2-core machine is slow to connect.
+        return AppConfig.defaults().withRedis(RedisConfig.defaults()
+                .withClient(client).withEndpoint(endpoint).withKeyPrefix(prefix)
+                .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(10)));
+    }
+}
