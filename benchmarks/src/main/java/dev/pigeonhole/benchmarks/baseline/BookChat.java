@@ -8,8 +8,8 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Transaction;
 
 /**
- * Redis in Action's send_message with acquire_lock_with_timeout and release_lock (listings
- * 6.13, 6.25, 6.29), on one connection as the book's {@code conn} is: SETNX, EXPIRE, INCR,
+ * Redis in Action's send_message with acquire_lock_with_timeout and release_lock
+ * (sections 6.2 and 6.5.2), on one connection as the book's {@code conn} is: SETNX, EXPIRE, INCR,
  * ZADD, WATCH, GET, MULTI..EXEC. Kept faithful, Python's quirks aside, because it is the
  * baseline; its weak spots (a lock that can expire mid-send) are the book's, not fixed here.
  */

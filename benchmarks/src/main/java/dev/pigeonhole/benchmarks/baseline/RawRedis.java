@@ -32,7 +32,7 @@ final class RawRedis {
         return new Jedis(url());
     }
 
-    private static URI url() {
+    static URI url() {
         String url = System.getenv("REDIS_URL");
         if (url == null || url.isBlank()) {
             throw new IllegalStateException("REDIS_URL is not set: benchmarks/run.sh starts a Redis and sets it");

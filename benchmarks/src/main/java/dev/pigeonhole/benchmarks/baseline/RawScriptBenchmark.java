@@ -1,9 +1,12 @@
 package dev.pigeonhole.benchmarks.baseline;
 
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -14,6 +17,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -22,14 +26,15 @@ import org.openjdk.jmh.annotations.Threads;
 import redis.clients.jedis.RedisClient;
 
 /**
- * The adapter's send script called straight from the raw client: the floor under
- * SendBenchmark's JEDIS figure. What SendBenchmark pays above this is the hexagon (validation,
- * the domain service, JSON through Jackson, reply decoding), since the Redis work is identical.
+ * The adapter's send script called straight from a raw client: the floor under SendBenchmark's
+ * JEDIS and LETTUCE figures. What SendBenchmark pays above this is the hexagon (validation, the
+ * domain service, JSON through Jackson, reply decoding), since the Redis work is identical.
+ * Jedis lends each thread a pooled connection; Lettuce shares one, as the adapter's driver does.
  *
  * <p>The script is the adapter's own resource with common.lua in front, as its LuaScript builds
  * it, and the keys and arguments follow RedisChats.send in the tagged layout with no
- * idempotency key. That coupling is deliberate: if the script's contract changes, the check in
- * {@link #send} fails instead of quietly timing something else.
+ * idempotency key. That coupling is deliberate: if the script's contract changes, the reply check in
+ * callScript fails instead of quietly timing something else.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.Throughput, Mode.SampleTime})
@@ -43,7 +48,14 @@ public class RawScriptBenchmark {
     private static final String MAX_RETAINED = "10000";
     private static final String WINDOW_MILLIS = Long.toString(Duration.ofHours(24).toMillis());
 
-    private RedisClient client;
+    @Param({"JEDIS", "LETTUCE"})
+    public String client;
+
+    private RedisClient jedis;
+    private io.lettuce.core.RedisClient lettuce;
+    private StatefulRedisConnection<String, String> lettuceConnection;
+    private RedisCommands<String, String> lettuceCommands;
+    private String[] keyArray;
     private String sha;
     private List<String> keys;
     private String channel;
@@ -51,40 +63,52 @@ public class RawScriptBenchmark {
 
     @Setup(Level.Trial)
     public void start() {
-        client = RawRedis.connect();
-        sha = client.scriptLoad(resource("common") + "\n" + resource("chat_send"));
+        jedis = RawRedis.connect();
+        sha = jedis.scriptLoad(resource("common") + "\n" + resource("chat_send"));
         String base = RawRedis.prefix() + "chat:{" + CHAT + "}:";
         keys = List.of(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows");
         channel = base.substring(0, base.length() - 1); // KeyLayout.Tagged's chat channel
         eventHead = "{\"type\":\"message\",\"chat\":\"" + CHAT + "\",\"message\":";
-        client.zadd(keys.getFirst(), 0, SENDER);
-        client.zadd(keys.getFirst(), 0, "bob");
+        keyArray = keys.toArray(String[]::new);
+        jedis.zadd(keys.getFirst(), 0, SENDER);
+        jedis.zadd(keys.getFirst(), 0, "bob");
+        if (client.equals("LETTUCE")) {
+            lettuce = io.lettuce.core.RedisClient.create(RawRedis.url().toString());
+            lettuceConnection = lettuce.connect();
+            lettuceCommands = lettuceConnection.sync();
+        }
     }
 
     @TearDown(Level.Trial)
     public void stop() {
-        client.close();
+        if (lettuce != null) {
+            lettuceConnection.close();
+            lettuce.shutdown();
+        }
+        jedis.close();
     }
 
     @Benchmark
     @Threads(1)
     public Object send() {
-        return send(client);
+        return callScript();
     }
 
     @Benchmark
     @Threads(8)
     public Object send8() {
-        return send(client);
+        return callScript();
     }
 
-    private Object send(RedisClient redis) {
+    private Object callScript() {
         long now = System.currentTimeMillis();
         String tail = "\"ts\":" + BigDecimal.valueOf(now, 3).toPlainString()
                 + ",\"sender\":\"" + SENDER + "\",\"message\":\"a message of about the length people type\"}";
         List<String> args = List.of(SENDER, tail, MAX_RETAINED, "P", channel, eventHead, CHAT, "",
                 Long.toString(now), WINDOW_MILLIS);
-        Object reply = redis.evalsha(sha, keys, args);
+        Object reply = lettuceCommands == null
+                ? jedis.evalsha(sha, keys, args)
+                : lettuceCommands.evalsha(sha, ScriptOutputType.MULTI, keyArray, args.toArray(String[]::new));
         if (!(reply instanceof List<?> words) || words.isEmpty() || !"OK".equals(text(words.getFirst()))) {
             throw new IllegalStateException("chat_send answered " + reply);
         }
