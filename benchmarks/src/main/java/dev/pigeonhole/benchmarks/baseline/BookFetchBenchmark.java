@@ -1,0 +1,141 @@
+package dev.pigeonhole.benchmarks.baseline;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.Transaction;
+import redis.clients.jedis.resps.Tuple;
+
+/**
+ * The book's fetch_pending_messages (listing 6.26) for a reader in K chats with one new message
+ * each: PendingBenchmark's baseline, which fetches and acknowledges in one. Round trips: one
+ * ZRANGE of seen:, one MULTI..EXEC of every chat's ZRANGEBYSCORE, then two synchronous calls per
+ * chat that had news (ZADD chat:, ZRANGE chat:), then one MULTI..EXEC of the seen: updates and
+ * trims. That per-chat pair is why this grows with K where the adapter's scripts do not.
+ *
+ * <p>The new messages arrive in a {@link Level#Invocation} setup, kept out of the timing, with
+ * the same JMH caveat as PendingBenchmark: per-invocation fixtures add timestamp noise to short
+ * ops, small here against several round trips. One thread only, for the same reason.
+ */
+@State(Scope.Thread)
+@BenchmarkMode({Mode.Throughput, Mode.SampleTime})
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(1)
+@Threads(1)
+public class BookFetchBenchmark {
+
+    private static final String READER = "reader";
+    private static final String WRITER = "writer";
+
+    @Param({"1", "10", "100"})
+    public int chats;
+
+    private Jedis conn;
+    private String prefix;
+    private final List<String> chatIds = new ArrayList<>();
+
+    @Setup(Level.Trial)
+    public void start() {
+        conn = RawRedis.connection();
+        prefix = RawRedis.prefix();
+        // The book's create_chat, minus its first message: both members at 0 in chat: and seen:.
+        for (int i = 1; i <= chats; i++) {
+            String chatId = Integer.toString(i);
+            chatIds.add(chatId);
+            conn.zadd(prefix + "chat:" + chatId, 0, READER);
+            conn.zadd(prefix + "chat:" + chatId, 0, WRITER);
+            conn.zadd(prefix + "seen:" + READER, 0, chatId);
+            conn.zadd(prefix + "seen:" + WRITER, 0, chatId);
+        }
+    }
+
+    /**
+     * The message the op will find, written with a plain INCR and ZADD: one thread means the
+     * book's lock would guard nothing, and its cost belongs to BookSendBenchmark, not here.
+     */
+    @Setup(Level.Invocation)
+    public void oneNewMessagePerChat() {
+        Pipeline pipeline = conn.pipelined();
+        List<Response<Long>> ids = new ArrayList<>(chats);
+        for (String chatId : chatIds) {
+            ids.add(pipeline.incr(prefix + "ids:" + chatId));
+        }
+        pipeline.sync();
+        for (int i = 0; i < chats; i++) {
+            long id = ids.get(i).get();
+            pipeline.zadd(prefix + "msgs:" + chatIds.get(i), id, BookChat.packed(id, WRITER, "one more message"));
+        }
+        pipeline.sync();
+        pipeline.close();
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+        conn.close();
+    }
+
+    @Benchmark
+    public int fetchPendingMessages() {
+        List<Tuple> seen = conn.zrangeWithScores(prefix + "seen:" + READER, 0, -1);
+
+        Transaction fetch = conn.multi();
+        List<Response<List<String>>> fetched = new ArrayList<>(seen.size());
+        for (Tuple chat : seen) {
+            fetched.add(fetch.zrangeByScore(prefix + "msgs:" + chat.getElement(),
+                    Long.toString((long) chat.getScore() + 1), "inf"));
+        }
+        fetch.exec();
+
+        // redis-py's pipeline buffers client side until execute(), so the book's synchronous
+        // calls below run first; Jedis sends MULTI at once, hence the updates are noted here
+        // and queued after the loop, which is the same commands in the same round trips.
+        List<SeenUpdate> pendingSeen = new ArrayList<>();
+        int received = 0;
+        for (int i = 0; i < seen.size(); i++) {
+            List<String> messages = fetched.get(i).get();
+            if (messages.isEmpty()) {
+                continue;
+            }
+            String chatId = seen.get(i).getElement();
+            long seenId = idOf(messages.getLast());
+            conn.zadd(prefix + "chat:" + chatId, seenId, READER);
+            List<Tuple> minId = conn.zrangeWithScores(prefix + "chat:" + chatId, 0, 0);
+            pendingSeen.add(new SeenUpdate(chatId, seenId, minId.isEmpty() ? -1 : minId.getFirst().getScore()));
+            received += messages.size();
+        }
+        Transaction update = conn.multi();
+        for (SeenUpdate seenUpdate : pendingSeen) {
+            update.zadd(prefix + "seen:" + READER, seenUpdate.seenId(), seenUpdate.chatId());
+            if (seenUpdate.minId() >= 0) {
+                update.zremrangeByScore(prefix + "msgs:" + seenUpdate.chatId(), 0, seenUpdate.minId());
+            }
+        }
+        update.exec();
+        return received;
+    }
+
+    private record SeenUpdate(String chatId, long seenId, double minId) {
+    }
+
+    /** The book json.loads every message; the id is all it then uses, so that is all parsed. */
+    private static long idOf(String packed) {
+        int start = packed.indexOf("\"id\": ") + 6;
+        int end = packed.indexOf(',', start);
+        return Long.parseLong(packed, start, end, 10);
+    }
+}

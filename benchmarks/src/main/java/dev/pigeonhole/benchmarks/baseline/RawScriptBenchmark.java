@@ -1,0 +1,133 @@
+package dev.pigeonhole.benchmarks.baseline;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The adapter's send script called straight from a raw client: the floor under SendBenchmark's
+ * JEDIS and LETTUCE figures. What SendBenchmark pays above this is the hexagon (validation, the
+ * domain service, JSON through Jackson, reply decoding), since the Redis work is identical.
+ * Jedis lends each thread a pooled connection; Lettuce shares one, as the adapter's driver does.
+ *
+ * <p>The script is the adapter's own resource with common.lua in front, as its LuaScript builds
+ * it, and the keys and arguments follow RedisChats.send in the tagged layout with no
+ * idempotency key. That coupling is deliberate: if the script's contract changes, the reply check in
+ * callScript fails instead of quietly timing something else.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode({Mode.Throughput, Mode.SampleTime})
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(1)
+public class RawScriptBenchmark {
+
+    private static final String SCRIPTS = "dev/pigeonhole/adapter/redis/lua/";
+    private static final String CHAT = "raw";
+    private static final String SENDER = "alice";
+    private static final String MAX_RETAINED = "10000";
+    private static final String WINDOW_MILLIS = Long.toString(Duration.ofHours(24).toMillis());
+
+    @Param({"JEDIS", "LETTUCE"})
+    public String client;
+
+    private RedisClient jedis;
+    private io.lettuce.core.RedisClient lettuce;
+    private StatefulRedisConnection<String, String> lettuceConnection;
+    private RedisCommands<String, String> lettuceCommands;
+    private String[] keyArray;
+    private String sha;
+    private List<String> keys;
+    private String channel;
+    private String eventHead;
+
+    @Setup(Level.Trial)
+    public void start() {
+        jedis = RawRedis.connect();
+        sha = jedis.scriptLoad(resource("common") + "\n" + resource("chat_send"));
+        String base = RawRedis.prefix() + "chat:{" + CHAT + "}:";
+        keys = List.of(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows");
+        channel = base.substring(0, base.length() - 1); // KeyLayout.Tagged's chat channel
+        eventHead = "{\"type\":\"message\",\"chat\":\"" + CHAT + "\",\"message\":";
+        keyArray = keys.toArray(String[]::new);
+        jedis.zadd(keys.getFirst(), 0, SENDER);
+        jedis.zadd(keys.getFirst(), 0, "bob");
+        if (client.equals("LETTUCE")) {
+            lettuce = io.lettuce.core.RedisClient.create(RawRedis.url().toString());
+            lettuceConnection = lettuce.connect();
+            lettuceCommands = lettuceConnection.sync();
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+        if (lettuce != null) {
+            lettuceConnection.close();
+            lettuce.shutdown();
+        }
+        jedis.close();
+    }
+
+    @Benchmark
+    @Threads(1)
+    public Object send() {
+        return callScript();
+    }
+
+    @Benchmark
+    @Threads(8)
+    public Object send8() {
+        return callScript();
+    }
+
+    private Object callScript() {
+        long now = System.currentTimeMillis();
+        String tail = "\"ts\":" + BigDecimal.valueOf(now, 3).toPlainString()
+                + ",\"sender\":\"" + SENDER + "\",\"message\":\"a message of about the length people type\"}";
+        List<String> args = List.of(SENDER, tail, MAX_RETAINED, "P", channel, eventHead, CHAT, "",
+                Long.toString(now), WINDOW_MILLIS);
+        Object reply = lettuceCommands == null
+                ? jedis.evalsha(sha, keys, args)
+                : lettuceCommands.evalsha(sha, ScriptOutputType.MULTI, keyArray, args.toArray(String[]::new));
+        if (!(reply instanceof List<?> words) || words.isEmpty() || !"OK".equals(text(words.getFirst()))) {
+            throw new IllegalStateException("chat_send answered " + reply);
+        }
+        return reply;
+    }
+
+    private static String text(Object word) {
+        return word instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(word);
+    }
+
+    private static String resource(String name) {
+        String path = SCRIPTS + name + ".lua";
+        try (InputStream in = RawScriptBenchmark.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing " + path + ": is chat-redis-adapter on the classpath?");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
