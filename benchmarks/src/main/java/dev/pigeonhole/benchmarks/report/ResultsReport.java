@@ -721,18 +721,21 @@ public final class ResultsReport {
     }
 
     private void allLatency(StringBuilder md) {
-        md.append("## Latency (JMH sample time)\n\n");
-        List<Bench> rows = benches.stream().filter(Bench::isSample).sorted(ORDER).toList();
+        md.append("## Latency (JMH sample and average time)\n\n");
+        // Single-shot and average-time results have no percentiles; they still belong here.
+        List<Bench> rows = benches.stream().filter(b -> !b.isThroughput()).sorted(ORDER).toList();
         if (rows.isEmpty()) {
-            md.append("Sample-time benchmarks: ").append(NOT_RUN).append(".\n\n");
+            md.append("Time-per-operation benchmarks: ").append(NOT_RUN).append(".\n\n");
             return;
         }
-        md.append("| Benchmark | Params | Threads | Mean | p50 | p99 | p99.9 | B/op |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| Benchmark | Mode | Params | Threads | Mean | p50 | p99 | p99.9 | B/op |\n")
+                .append("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
         for (Bench b : rows) {
-            md.append("| ").append(b.className()).append('.').append(b.method()).append(" | ").append(b.paramText())
-                    .append(" | ").append(b.threads()).append(" | ").append(usText(b.score()))
-                    .append(" | ").append(percentile(b, 50)).append(" | ").append(percentile(b, 99))
-                    .append(" | ").append(percentile(b, 99.9)).append(" | ").append(allocText(b)).append(" |\n");
+            md.append("| ").append(b.className()).append('.').append(b.method()).append(" | ").append(b.mode())
+                    .append(" | ").append(b.paramText()).append(" | ").append(b.threads())
+                    .append(" | ").append(usText(b.score())).append(" | ").append(percentile(b, 50))
+                    .append(" | ").append(percentile(b, 99)).append(" | ").append(percentile(b, 99.9))
+                    .append(" | ").append(allocText(b)).append(" |\n");
         }
         md.append('\n');
     }
