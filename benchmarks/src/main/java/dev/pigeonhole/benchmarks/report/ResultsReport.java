@@ -363,7 +363,7 @@ public final class ResultsReport {
     Optional<Bench> pending(String backend, int k) {
         List<Bench> candidates = benches.stream().filter(b -> b.className().equals("PendingBenchmark"))
                 .filter(Bench::isThroughput)
-                .filter(b -> b.param("K").map(v -> v.equals(Integer.toString(k))).orElse(false))
+                .filter(b -> b.param("chats").map(v -> v.equals(Integer.toString(k))).orElse(false))
                 .filter(b -> b.param("backend").map(backend::equalsIgnoreCase).orElse(true))
                 .toList();
         // The target is about reading and acknowledging together: prefer the method that does both.
@@ -373,7 +373,7 @@ public final class ResultsReport {
 
     Optional<Bench> bookFetch(String backend, int k) {
         return baseline("BookFetchBenchmark", backend,
-                b -> b.param("K").map(v -> v.equals(Integer.toString(k))).orElse(false));
+                b -> b.param("chats").map(v -> v.equals(Integer.toString(k))).orElse(false));
     }
 
     Optional<Bench> bookSend(String backend, int threads) {
