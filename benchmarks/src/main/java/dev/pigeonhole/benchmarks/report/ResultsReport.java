@@ -594,6 +594,16 @@ public final class ResultsReport {
                     .append(r.measuredText()).append(" | ").append(r.verdict()).append(" |\n");
         }
         md.append('\n');
+        // Why a target is missed takes a person reading a profile; it lives in a file of its own
+        // next to this page, so that rerunning the numbers does not throw the reasons away.
+        Path analysis = options.out().toAbsolutePath().resolveSibling("ANALYSIS.md");
+        if (Files.isRegularFile(analysis)) {
+            try {
+                md.append(Files.readString(analysis).strip()).append("\n\n");
+            } catch (IOException e) {
+                md.append("(ANALYSIS.md could not be read: ").append(e.getMessage()).append(")\n\n");
+            }
+        }
     }
 
     private void sendSection(StringBuilder md, Optional<Path> chart) {
