@@ -274,14 +274,20 @@ if [ $OWN_REDIS = 0 ]; then
   rcli --scan --pattern "${RUN_PREFIX}*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" UNLINK >/dev/null || true
 fi
 cleanup
+# A quick look must not replace the full run the repository publishes: it reports under target/.
+if [ $QUICK = 1 ]; then
+  REPORT_DIR="$OUT"
+else
+  REPORT_DIR="$ROOT/benchmarks"
+fi
 "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.report.ResultsReport \
   --jmh "$OUT/jmh.json" --evalsha-1 "$OUT/evalsha-c1.csv" --evalsha-8 "$OUT/evalsha-c8.csv" "${LOADS[@]}" \
-  --out "$ROOT/benchmarks/RESULTS.md" --charts "$ROOT/benchmarks/charts" --mode "$MODE" \
+  --out "$REPORT_DIR/RESULTS.md" --charts "$REPORT_DIR/charts" --mode "$MODE" \
   --duration-seconds $((SECONDS - START)) --redis-version "${REDIS_VERSION:-}" || failed "report"
 
 echo
 say "done: $MODE run took $(((SECONDS - START) / 60))m $(((SECONDS - START) % 60))s"
-say "wrote benchmarks/RESULTS.md and benchmarks/charts/; raw results in $OUT"
+say "wrote ${REPORT_DIR#"$ROOT"/}/RESULTS.md and its charts; raw results in $OUT"
 if [ ${#FAILED[@]} -gt 0 ]; then
   say "phases that failed: ${FAILED[*]}"
   exit 1
