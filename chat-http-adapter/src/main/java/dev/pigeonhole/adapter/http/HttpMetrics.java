@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -16,6 +17,8 @@ import java.util.function.Supplier;
 final class HttpMetrics {
 
     private final MeterRegistry registry;
+    /** Bounded: routes are templates and statuses few. */
+    private final ConcurrentHashMap<TimerKey, Timer> timers = new ConcurrentHashMap<>();
     private final Counter messagesSent;
     private final Counter pendingFetches;
     private final Counter acknowledges;
@@ -46,15 +49,19 @@ final class HttpMetrics {
     }
 
     void request(String method, String route, int status, long nanos) {
-        Timer.builder("http.server.requests")
-                .description("HTTP requests by route and status")
-                .tag("method", method)
-                .tag("route", route)
-                .tag("status", Integer.toString(status))
-                .serviceLevelObjectives(Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(25),
-                        Duration.ofMillis(100), Duration.ofMillis(500))
-                .register(registry)
+        // Every request lands here: build each timer once, not a builder and its tags per request.
+        timers.computeIfAbsent(new TimerKey(method, route, status), key -> Timer.builder("http.server.requests")
+                        .description("HTTP requests by route and status")
+                        .tag("method", key.method())
+                        .tag("route", key.route())
+                        .tag("status", Integer.toString(key.status()))
+                        .serviceLevelObjectives(Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(25),
+                                Duration.ofMillis(100), Duration.ofMillis(500))
+                        .register(registry))
                 .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private record TimerKey(String method, String route, int status) {
     }
 
     void messageSent() {
