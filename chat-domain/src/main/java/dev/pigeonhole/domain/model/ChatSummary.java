@@ -17,6 +17,6 @@ public record ChatSummary(ChatId chat, Set<UserId> members, long cursor, long la
     }
 
     public long unread() {
-        return Math.max(0, lastId - cursor);
+        return HistoryWindow.unread(cursor, lastId);
     }
 }

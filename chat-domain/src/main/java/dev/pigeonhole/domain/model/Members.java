@@ -1,33 +1,33 @@
-package dev.pigeonhole.adapter.inmemory;
-
-import dev.pigeonhole.domain.model.UserId;
+package dev.pigeonhole.domain.model;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The members of one chat and their cursors, with the lowest cursor at hand.
  *
- * <p>The lowest cursor decides which messages every member has seen and may be trimmed. Scanning
+ * <p>The lowest cursor decides which messages every member has seen and may be dropped. Scanning
  * up to a thousand members on every acknowledge would work, but a count of members per cursor
- * value answers in O(log n), so a busy chat pays the same whatever its size.
+ * answers in O(log n), so a busy chat pays the same whatever its size.
  *
- * <p>Not thread-safe: its {@link ChatRoom}'s lock guards it.
+ * <p>Not thread-safe: it is part of a {@link Chat}, which its store guards.
  */
-final class Cursors {
+final class Members {
 
     private final Map<UserId, Long> cursorByMember = new HashMap<>();
     private final TreeMap<Long, Integer> membersAtCursor = new TreeMap<>();
 
-    boolean contains(UserId member) {
-        return cursorByMember.containsKey(member);
+    /** The member's cursor, or empty if the user is not a member. */
+    OptionalLong cursorOf(UserId user) {
+        Long cursor = cursorByMember.get(user);
+        return cursor == null ? OptionalLong.empty() : OptionalLong.of(cursor);
     }
 
-    /** The member's cursor, or null if it is not a member. */
-    Long get(UserId member) {
-        return cursorByMember.get(member);
+    boolean contains(UserId user) {
+        return cursorByMember.containsKey(user);
     }
 
     /** Adds the member at {@code cursor}, or moves it there if it is one already. */
@@ -46,12 +46,12 @@ final class Cursors {
         }
     }
 
-    /** The lowest cursor of any member; only meaningful while there is at least one. */
-    long lowest() {
+    /** The lowest cursor of any member; only asked while there is at least one. */
+    long lowestCursor() {
         return membersAtCursor.firstKey();
     }
 
-    int size() {
+    int count() {
         return cursorByMember.size();
     }
 
@@ -59,7 +59,7 @@ final class Cursors {
         return cursorByMember.isEmpty();
     }
 
-    Set<UserId> members() {
+    Set<UserId> all() {
         return Set.copyOf(cursorByMember.keySet());
     }
 

@@ -1,0 +1,263 @@
+package dev.pigeonhole.domain.model;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One group chat: the aggregate in which every rule of Redis in Action 6.5.2, with its races
+ * fixed, is written once. It holds the members and their cursors, the range of ids handed out and
+ * the window still held, the sends remembered under idempotency keys, and the limits; it holds no
+ * message text, which its store keeps in a {@link MessageLog} beside it.
+ *
+ * <p>Each operation checks what it must in a fixed order, changes the chat, and answers with its
+ * outcome and the events to announce ({@link ChatChange}). A store applies it under whatever makes
+ * one operation atomic (a lock per chat, a locked row). Redis cannot run Java inside its atomic
+ * step, so its Lua scripts transliterate these methods step by step under the same names
+ * ({@code checkMember} is {@code check_member}); the contract suite runs random operations against
+ * this class and every store side by side, and any difference fails.
+ *
+ * <p>A member's cursor is the highest id it has acknowledged. Ids run 1, 2, 3… with no gaps, so
+ * what a member has not read is everything above its cursor, and what every member has read is
+ * everything up to the lowest cursor: that much may be dropped, and so may whatever is older than
+ * the retention limit allows. What is held is therefore always one run of ids,
+ * {@link HistoryWindow}.
+ *
+ * <p>Not thread-safe: a store runs one operation on a chat at a time.
+ */
+public final class Chat {
+
+    private final ChatId id;
+    private final Limits limits;
+    private final Members members = new Members();
+    private final KeyedSends keyedSends = new KeyedSends();
+    private long lastId;
+    /** The oldest id still held; when nothing is held, lastId + 1, the id the next message gets. */
+    private long firstAvailableId = 1;
+    private boolean opened;
+    private boolean deleted;
+
+    /** A chat about to be {@link #open opened}; until then it has no members and takes no operation. */
+    public Chat(ChatId id, Limits limits) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.limits = Objects.requireNonNull(limits, "limits");
+    }
+
+    public ChatId id() {
+        return id;
+    }
+
+    /**
+     * Opens the chat with the creator and {@code others}, every one of them at cursor 0, and sends
+     * the creator's first message in the same step, so no one ever sees the chat without it.
+     *
+     * @throws InvalidInputException if there would be more members than the limit allows: that is
+     *                               wrong whatever a store holds, so it is checked before anything
+     */
+    public Opened open(UserId creator, Set<UserId> others, String body, Instant at) {
+        if (opened) {
+            throw new IllegalStateException("chat " + id + " is open already");
+        }
+        Set<UserId> everyone = new TreeSet<>(others);
+        everyone.add(Objects.requireNonNull(creator, "creator"));
+        checkMemberLimit(everyone.size());
+        opened = true;
+        everyone.forEach(member -> members.put(member, 0));
+        Sent first = send(creator, body, at, Optional.empty());
+        return new Opened(id, first, everyone);
+    }
+
+    /**
+     * Appends a message with the next id. The sender's cursor moves to it only if the sender had
+     * seen everything before it, so its own message is never unread and nothing from others is
+     * ever skipped. With a key the same sender used here before, inside the key's window, nothing
+     * is stored: the answer is the message stored then.
+     *
+     * @throws UnknownChatException  if the chat was deleted
+     * @throws NotAMemberException   if the sender is not a member
+     * @throws InvalidInputException if the key was used for a different body
+     */
+    public Sent send(UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
+        long cursor = checkMember(sender);
+        // Every store keeps times to the millisecond, so a message reads back as it was sent.
+        Instant sentAt = at.truncatedTo(ChronoUnit.MILLIS);
+        if (key.isPresent()) {
+            keyedSends.forgetClosed(sentAt);
+            Optional<Message> earlier = keyedSends.sentBefore(sender, key.get(), sentAt);
+            if (earlier.isPresent()) {
+                return Sent.repeatOf(id, key.get(), earlier.get(), body);
+            }
+        }
+        Message message = new Message(nextId(), sentAt, sender, body);
+        moveSenderCursor(sender, cursor, message.id());
+        trimRetained();
+        key.ifPresent(sentUnder -> keyedSends.remember(sender, sentUnder, message));
+        return new Sent(id, message, false);
+    }
+
+    /**
+     * Moves the member's cursor forward to {@code upTo}, never back, so two devices acknowledging
+     * at once cannot rewind it; then drops what every member has now seen.
+     *
+     * @return the member's cursor afterwards
+     * @throws UnknownChatException  if the chat was deleted
+     * @throws NotAMemberException   if the user is not (or no longer) a member: nothing re-adds it
+     * @throws InvalidInputException if {@code upTo} is above the last id
+     */
+    public long acknowledge(UserId member, long upTo) {
+        long cursor = checkMember(member);
+        checkUpTo(upTo);
+        if (upTo <= cursor) {
+            return cursor;
+        }
+        members.put(member, upTo);
+        trimAcknowledged();
+        return upTo;
+    }
+
+    /**
+     * Adds the user at the last id, so it starts with nothing unread. A member already in keeps
+     * its cursor and is never refused.
+     *
+     * @throws UnknownChatException if the chat was deleted
+     * @throws ChatFullException    if the chat is at its member limit
+     */
+    public Joined join(UserId user) {
+        checkExists();
+        if (members.contains(user)) {
+            return new Joined(id, user, false);
+        }
+        checkRoom();
+        members.put(user, lastId);
+        return new Joined(id, user, true);
+    }
+
+    /**
+     * Removes the member. The last member leaving deletes the chat: from then on every operation
+     * answers as if it never existed, so nothing can bring it back. Otherwise drops what the
+     * remaining members have all seen, which the leaver may have been holding back.
+     *
+     * @throws UnknownChatException if the chat was deleted
+     * @throws NotAMemberException  if the user is not a member
+     */
+    public Left leave(UserId member) {
+        checkMember(member);
+        members.remove(member);
+        if (members.isEmpty()) {
+            deleted = true;
+            return new Left(id, member, true);
+        }
+        trimAcknowledged();
+        return new Left(id, member, false);
+    }
+
+    /** Up to {@code limit} messages above the member's cursor, with its unread count and gap. Changes nothing. */
+    public PendingChat pending(UserId member, int limit, MessageLog log) {
+        long cursor = checkMember(member);
+        return history().pending(id, cursor, log.after(cursor, limit));
+    }
+
+    /** Up to {@code limit} messages above {@code after}, for a member. Changes nothing. */
+    public MessagePage read(UserId reader, long after, int limit, MessageLog log) {
+        checkMember(reader);
+        return history().page(after, log.after(after, limit));
+    }
+
+    /** The chat as the member sees it in its chat list. */
+    public ChatSummary summaryFor(UserId member) {
+        long cursor = checkMember(member);
+        return new ChatSummary(id, members.all(), cursor, lastId);
+    }
+
+    /**
+     * The refusal of an open with more members than the limit allows, worded once for every store
+     * (a store whose script makes the check answers with this too).
+     */
+    public static InvalidInputException tooManyMembers(int maxMembers, int count) {
+        return new InvalidInputException("a chat may have at most " + maxMembers + " members; this one would have "
+                + count);
+    }
+
+    /** The refusal of an acknowledgement past the last id, worded once for every store. */
+    public static InvalidInputException beyondLastId(ChatId chat, long upTo, long lastId) {
+        return new InvalidInputException("cannot acknowledge up to " + upTo + " in chat " + chat
+                + ": its ids run from 1 to its last id, " + lastId);
+    }
+
+    /** The ids handed out and the ones still held: a store drops every message below the window. */
+    public HistoryWindow history() {
+        return new HistoryWindow(firstAvailableId, lastId);
+    }
+
+    public boolean isMember(UserId user) {
+        return !deleted && members.contains(user);
+    }
+
+    /** True once the last member has left. */
+    public boolean isDeleted() {
+        return deleted;
+    }
+
+    // ------------------------------------------------------------ the steps, named as the scripts name them
+
+    private void checkExists() {
+        if (!opened || deleted) {
+            throw new UnknownChatException(id);
+        }
+    }
+
+    /**
+     * The member's cursor; how every operation but join checks who is asking. A chat before its
+     * opening or after its last member left has no members, so a cursor found means it exists.
+     */
+    private long checkMember(UserId user) {
+        OptionalLong cursor = members.cursorOf(user);
+        if (cursor.isEmpty()) {
+            checkExists();
+            throw new NotAMemberException(user, id);
+        }
+        return cursor.getAsLong();
+    }
+
+    private void checkMemberLimit(int count) {
+        if (count > limits.maxMembers()) {
+            throw tooManyMembers(limits.maxMembers(), count);
+        }
+    }
+
+    private void checkRoom() {
+        if (members.count() >= limits.maxMembers()) {
+            throw new ChatFullException(id, limits.maxMembers());
+        }
+    }
+
+    private void checkUpTo(long upTo) {
+        if (upTo > lastId) {
+            throw beyondLastId(id, upTo, lastId);
+        }
+    }
+
+    private long nextId() {
+        return ++lastId;
+    }
+
+    private void moveSenderCursor(UserId sender, long cursor, long id) {
+        if (cursor == id - 1) {
+            members.put(sender, id);
+        }
+    }
+
+    /** Keeps at most the retention limit: the oldest messages go, read or not. */
+    private void trimRetained() {
+        firstAvailableId = Math.max(firstAvailableId, lastId - limits.maxRetained() + 1);
+    }
+
+    /** Drops what every member has acknowledged: the lowest cursor bounds it. */
+    private void trimAcknowledged() {
+        firstAvailableId = Math.max(firstAvailableId, members.lowestCursor() + 1);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.pigeonhole.domain.model;
+
+import java.util.List;
+
+/**
+ * Where a chat's history stands: ids 1 to {@code lastId} were handed out, and
+ * {@code firstAvailableId} to {@code lastId} are still held. Retention and acknowledgement only
+ * ever drop the oldest messages, so what is held is always this one run of ids, and every
+ * question a reader asks of it is a subtraction or a comparison. This is the one place those are
+ * worked out; each store builds what a reader sees through it, whatever it keeps the ids in.
+ *
+ * @param firstAvailableId the oldest id still held, or {@code lastId + 1} when nothing is
+ * @param lastId           the newest id handed out, 0 before the first message
+ */
+public record HistoryWindow(long firstAvailableId, long lastId) {
+
+    public HistoryWindow {
+        if (lastId < 0 || firstAvailableId < 1 || firstAvailableId > lastId + 1) {
+            throw new IllegalArgumentException("a history holds ids " + firstAvailableId + ".." + lastId
+                    + ", which is not a run within 1.." + lastId);
+        }
+    }
+
+    /** A chat with no message yet. */
+    public static HistoryWindow empty() {
+        return new HistoryWindow(1, 0);
+    }
+
+    /** How many messages came after {@code cursor}; ids have no gaps, so this is a subtraction. */
+    public static long unread(long cursor, long lastId) {
+        return Math.max(0, lastId - cursor);
+    }
+
+    public long unreadAfter(long cursor) {
+        return unread(cursor, lastId);
+    }
+
+    /**
+     * True when the message right after {@code after} is gone for good: someone reading on from
+     * there has missed what lies between. Never true past the last id, since nothing is missing
+     * there: {@code firstAvailableId} is at most {@code lastId + 1}.
+     */
+    public boolean gapAfter(long after) {
+        return after + 1 < firstAvailableId;
+    }
+
+    /** A member's pending messages, from the page a store read above its cursor. */
+    public PendingChat pending(ChatId chat, long cursor, List<Message> page) {
+        return new PendingChat(chat, page, unreadAfter(cursor), gapAfter(cursor), firstAvailableId);
+    }
+
+    /** A page of history, from what a store read above {@code after}. */
+    public MessagePage page(long after, List<Message> page) {
+        return new MessagePage(page, gapAfter(after), firstAvailableId, lastId);
+    }
+}

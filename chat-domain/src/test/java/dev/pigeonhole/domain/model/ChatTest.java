@@ -1,0 +1,430 @@
+package dev.pigeonhole.domain.model;
+
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * The rules of a group chat, on the aggregate alone. Every store is held to the same answers by
+ * the contract suite; here each rule is one sentence, with the smallest example that shows it.
+ */
+class ChatTest {
+
+    private static final ChatId LUNCH = ChatId.of("lunch");
+    private static final UserId ALICE = UserId.of("alice");
+    private static final UserId BOB = UserId.of("bob");
+    private static final UserId CAROL = UserId.of("carol");
+    private static final UserId DAN = UserId.of("dan");
+    private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
+    private static final Limits LIMITS = Limits.DEFAULTS.withMaxMembers(3).withMaxRetained(4);
+
+    /** The messages a store would keep: everything sent, of which the chat's window says what is held. */
+    private final List<Message> stored = new ArrayList<>();
+    private Chat chat = new Chat(LUNCH, LIMITS);
+    private final MessageLog log = (after, limit) -> stored.stream()
+            .filter(m -> m.id() > after && m.id() >= chat.history().firstAvailableId())
+            .limit(limit).toList();
+    private int ticks;
+
+    private Instant at() {
+        return T0.plusMillis(++ticks);
+    }
+
+    private Opened openWithBob() {
+        Opened opened = chat.open(ALICE, Set.of(BOB), "hi bob", at());
+        stored.add(opened.message());
+        return opened;
+    }
+
+    private Message send(UserId sender, String body) {
+        Sent sent = chat.send(sender, body, at(), Optional.empty());
+        if (!sent.repeat()) {
+            stored.add(sent.message());
+        }
+        return sent.message();
+    }
+
+    private long cursorOf(UserId member) {
+        return chat.summaryFor(member).cursor();
+    }
+
+    @Nested
+    class Opening {
+
+        @Test
+        void every_member_starts_at_zero_and_the_creator_is_past_its_own_first_message() {
+            Opened opened = openWithBob();
+
+            assertThat(opened.message().id()).isEqualTo(1);
+            assertThat(opened.members()).containsExactlyInAnyOrder(ALICE, BOB);
+            assertThat(cursorOf(ALICE)).isEqualTo(1);
+            assertThat(cursorOf(BOB)).isZero();
+        }
+
+        @Test
+        void the_creator_counts_once_whether_it_lists_itself_or_not() {
+            Opened opened = chat.open(ALICE, Set.of(ALICE, BOB, CAROL), "hi", at());
+
+            assertThat(opened.members()).hasSize(3);
+        }
+
+        @Test
+        void more_members_than_the_limit_is_bad_input_and_opens_nothing() {
+            assertThatExceptionOfType(InvalidInputException.class)
+                    .isThrownBy(() -> chat.open(ALICE, Set.of(BOB, CAROL, DAN), "hi", at()))
+                    .withMessage("a chat may have at most 3 members; this one would have 4");
+
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(BOB));
+        }
+
+        @Test
+        void a_chat_opens_once() {
+            openWithBob();
+
+            assertThatIllegalStateException().isThrownBy(() -> chat.open(ALICE, Set.of(), "again", at()));
+        }
+
+        @Test
+        void the_first_message_is_announced_by_the_send_and_every_membership_by_the_opening() {
+            Opened opened = openWithBob();
+
+            assertThat(opened.first().events()).containsExactly(new LiveEvent.MessagePosted(LUNCH, opened.message()));
+            assertThat(opened.events()).containsExactly(
+                    new LiveEvent.MembershipChanged(ALICE, LUNCH, true),
+                    new LiveEvent.MembershipChanged(BOB, LUNCH, true));
+        }
+
+        @Test
+        void a_chat_not_yet_opened_is_unknown_to_every_operation() {
+            assertThatExceptionOfType(UnknownChatException.class)
+                    .isThrownBy(() -> chat.send(ALICE, "hi", at(), Optional.empty()));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.acknowledge(ALICE, 0));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(ALICE));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.leave(ALICE));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.summaryFor(ALICE));
+            assertThat(chat.isMember(ALICE)).isFalse();
+        }
+    }
+
+    @Nested
+    class Sending {
+
+        @Test
+        void ids_are_handed_out_one_by_one_with_no_gaps() {
+            openWithBob();
+
+            assertThat(send(BOB, "two").id()).isEqualTo(2);
+            assertThat(send(ALICE, "three").id()).isEqualTo(3);
+            assertThat(chat.history()).isEqualTo(new HistoryWindow(1, 3));
+        }
+
+        @Test
+        void a_sender_who_had_seen_everything_moves_past_its_own_message() {
+            openWithBob();
+            chat.acknowledge(BOB, 1);
+
+            send(BOB, "two");
+
+            assertThat(cursorOf(BOB)).isEqualTo(2);
+        }
+
+        @Test
+        void a_sender_behind_on_the_others_keeps_its_cursor_so_nothing_is_skipped() {
+            openWithBob();
+
+            send(BOB, "two");
+
+            assertThat(cursorOf(BOB)).isZero();
+            assertThat(chat.pending(BOB, 10, log).messages()).extracting(Message::id).containsExactly(1L, 2L);
+        }
+
+        @Test
+        void only_members_send() {
+            openWithBob();
+
+            assertThatExceptionOfType(NotAMemberException.class)
+                    .isThrownBy(() -> chat.send(CAROL, "let me in", at(), Optional.empty()));
+            assertThat(chat.history().lastId()).isEqualTo(1);
+        }
+
+        @Test
+        void a_message_keeps_its_time_to_the_millisecond_as_every_store_does() {
+            openWithBob();
+
+            Message message = chat.send(BOB, "precise", T0.plusNanos(1_234_567), Optional.empty()).message();
+
+            assertThat(message.sentAt()).isEqualTo(T0.plusMillis(1));
+        }
+
+        @Test
+        void a_send_announces_its_message() {
+            openWithBob();
+
+            Sent sent = chat.send(BOB, "two", at(), Optional.empty());
+
+            assertThat(sent.repeat()).isFalse();
+            assertThat(sent.events()).containsExactly(new LiveEvent.MessagePosted(LUNCH, sent.message()));
+        }
+
+        @Test
+        void retention_drops_the_oldest_messages_read_or_not_and_a_reader_behind_is_told_of_the_gap() {
+            openWithBob();
+            for (int i = 2; i <= 6; i++) {
+                send(ALICE, "message " + i);
+            }
+
+            assertThat(chat.history()).isEqualTo(new HistoryWindow(3, 6));
+            PendingChat pending = chat.pending(BOB, 10, log);
+            assertThat(pending.gap()).isTrue();
+            assertThat(pending.unread()).isEqualTo(6);
+            assertThat(pending.messages()).extracting(Message::id).containsExactly(3L, 4L, 5L, 6L);
+            assertThat(pending.firstAvailableId()).isEqualTo(3);
+        }
+    }
+
+    @Nested
+    class SendingUnderAKey {
+
+        private final IdempotencyKey key = IdempotencyKey.of("retry-1");
+
+        @Test
+        void a_repeat_answers_the_first_message_and_stores_and_announces_nothing() {
+            openWithBob();
+            Sent first = chat.send(BOB, "once", at(), Optional.of(key));
+
+            Sent again = chat.send(BOB, "once", at(), Optional.of(key));
+
+            assertThat(again.repeat()).isTrue();
+            assertThat(again.message()).isEqualTo(first.message());
+            assertThat(again.events()).isEmpty();
+            assertThat(chat.history().lastId()).isEqualTo(2);
+        }
+
+        @Test
+        void a_key_reused_for_another_body_is_refused() {
+            openWithBob();
+            chat.send(BOB, "once", at(), Optional.of(key));
+
+            assertThatExceptionOfType(InvalidInputException.class)
+                    .isThrownBy(() -> chat.send(BOB, "something else", at(), Optional.of(key)))
+                    .withMessageContaining("idempotency key retry-1 was used for a different message in chat lunch");
+        }
+
+        @Test
+        void each_sender_has_its_own_keys() {
+            openWithBob();
+            chat.send(BOB, "bob's", at(), Optional.of(key));
+
+            Sent alices = chat.send(ALICE, "alice's", at(), Optional.of(key));
+
+            assertThat(alices.repeat()).isFalse();
+            assertThat(alices.message().id()).isEqualTo(3);
+        }
+
+        @Test
+        void a_key_is_forgotten_once_its_window_closes() {
+            openWithBob();
+            Instant sentAt = at();
+            chat.send(BOB, "once", sentAt, Optional.of(key));
+
+            Sent later = chat.send(BOB, "once", sentAt.plus(IdempotencyKey.WINDOW), Optional.of(key));
+
+            assertThat(later.repeat()).isFalse();
+            assertThat(later.message().id()).isEqualTo(3);
+        }
+
+        @Test
+        void a_repeat_inside_the_window_still_answers_after_retention_dropped_the_message() {
+            openWithBob();
+            Sent first = chat.send(BOB, "once", at(), Optional.of(key));
+            for (int i = 0; i < 5; i++) {
+                send(ALICE, "filler " + i);
+            }
+
+            Sent again = chat.send(BOB, "once", at().plus(Duration.ofHours(23)), Optional.of(key));
+
+            assertThat(chat.history().firstAvailableId()).isGreaterThan(first.message().id());
+            assertThat(again.message()).isEqualTo(first.message());
+        }
+
+        @Test
+        void a_member_who_left_cannot_replay() {
+            openWithBob();
+            chat.send(BOB, "once", at(), Optional.of(key));
+            chat.leave(BOB);
+
+            assertThatExceptionOfType(NotAMemberException.class)
+                    .isThrownBy(() -> chat.send(BOB, "once", at(), Optional.of(key)));
+        }
+    }
+
+    @Nested
+    class Acknowledging {
+
+        @Test
+        void a_cursor_moves_forward_only() {
+            openWithBob();
+            send(ALICE, "two");
+
+            assertThat(chat.acknowledge(BOB, 2)).isEqualTo(2);
+            assertThat(chat.acknowledge(BOB, 1)).isEqualTo(2);
+            assertThat(cursorOf(BOB)).isEqualTo(2);
+        }
+
+        @Test
+        void what_every_member_has_seen_is_dropped() {
+            openWithBob();
+            send(ALICE, "two");
+
+            chat.acknowledge(BOB, 1);
+
+            assertThat(chat.history()).isEqualTo(new HistoryWindow(2, 2));
+        }
+
+        @Test
+        void beyond_the_last_id_is_refused_and_moves_nothing() {
+            openWithBob();
+
+            assertThatExceptionOfType(InvalidInputException.class).isThrownBy(() -> chat.acknowledge(BOB, 2))
+                    .withMessage("cannot acknowledge up to 2 in chat lunch: its ids run from 1 to its last id, 1");
+            assertThat(cursorOf(BOB)).isZero();
+        }
+
+        @Test
+        void a_user_who_is_not_a_member_is_refused_before_its_number_is_looked_at() {
+            openWithBob();
+
+            assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.acknowledge(CAROL, 99));
+            assertThat(chat.isMember(CAROL)).isFalse();
+        }
+    }
+
+    @Nested
+    class Membership {
+
+        @Test
+        void a_new_member_starts_at_the_last_id_with_nothing_unread() {
+            openWithBob();
+            send(BOB, "two");
+
+            Joined joined = chat.join(CAROL);
+
+            assertThat(joined.added()).isTrue();
+            assertThat(joined.events()).containsExactly(new LiveEvent.MembershipChanged(CAROL, LUNCH, true));
+            assertThat(cursorOf(CAROL)).isEqualTo(2);
+            assertThat(chat.pending(CAROL, 10, log).unread()).isZero();
+        }
+
+        @Test
+        void joining_again_keeps_the_cursor_and_announces_nothing() {
+            openWithBob();
+            send(ALICE, "two");
+
+            Joined again = chat.join(BOB);
+
+            assertThat(again.added()).isFalse();
+            assertThat(again.events()).isEmpty();
+            assertThat(cursorOf(BOB)).isZero();
+        }
+
+        @Test
+        void a_full_chat_refuses_a_newcomer_but_never_a_member() {
+            chat.open(ALICE, Set.of(BOB, CAROL), "three of us", at());
+
+            assertThatExceptionOfType(ChatFullException.class).isThrownBy(() -> chat.join(DAN));
+            assertThat(chat.join(CAROL).added()).isFalse();
+        }
+
+        @Test
+        void a_leaver_no_longer_holds_back_what_the_others_have_seen() {
+            openWithBob();
+            send(ALICE, "two");
+
+            Left left = chat.leave(BOB);
+
+            assertThat(left.chatDeleted()).isFalse();
+            assertThat(left.events()).containsExactly(new LiveEvent.MembershipChanged(BOB, LUNCH, false));
+            assertThat(chat.history()).isEqualTo(new HistoryWindow(3, 2));
+        }
+
+        @Test
+        void only_a_member_leaves() {
+            openWithBob();
+
+            assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.leave(CAROL));
+        }
+
+        @Test
+        void the_last_member_leaving_deletes_the_chat_for_good() {
+            openWithBob();
+            chat.leave(BOB);
+
+            Left last = chat.leave(ALICE);
+
+            assertThat(last.chatDeleted()).isTrue();
+            assertThat(chat.isDeleted()).isTrue();
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(ALICE));
+            assertThatExceptionOfType(UnknownChatException.class)
+                    .isThrownBy(() -> chat.send(ALICE, "anyone?", at(), Optional.empty()));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.acknowledge(ALICE, 1));
+            assertThat(chat.isMember(ALICE)).isFalse();
+        }
+
+        @Test
+        void a_summary_shows_every_member_the_cursor_and_the_last_id() {
+            openWithBob();
+            send(BOB, "two");
+
+            assertThat(chat.summaryFor(BOB)).isEqualTo(new ChatSummary(LUNCH, Set.of(ALICE, BOB), 0, 2));
+            assertThat(chat.summaryFor(BOB).unread()).isEqualTo(2);
+        }
+    }
+
+    @Nested
+    class Reading {
+
+        @Test
+        void pending_pages_from_the_cursor_and_counts_everything_unread() {
+            openWithBob();
+            send(ALICE, "two");
+            send(ALICE, "three");
+
+            PendingChat pending = chat.pending(BOB, 2, log);
+
+            assertThat(pending.messages()).extracting(Message::id).containsExactly(1L, 2L);
+            assertThat(pending.unread()).isEqualTo(3);
+            assertThat(pending.gap()).isFalse();
+        }
+
+        @Test
+        void history_pages_from_any_id_and_says_when_the_next_one_is_gone() {
+            openWithBob();
+            for (int i = 2; i <= 6; i++) {
+                send(ALICE, "message " + i);
+            }
+
+            assertThat(chat.read(BOB, 4, 10, log)).isEqualTo(new MessagePage(stored.subList(4, 6), false, 3, 6));
+            MessagePage fromStart = chat.read(BOB, 0, 2, log);
+            assertThat(fromStart.gap()).isTrue();
+            assertThat(fromStart.messages()).extracting(Message::id).containsExactly(3L, 4L);
+        }
+
+        @Test
+        void only_members_read() {
+            openWithBob();
+
+            assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.read(CAROL, 0, 10, log));
+            assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.pending(CAROL, 10, log));
+        }
+    }
+}

@@ -1,2 +1,0 @@
--- KEYS: members
-return { 'OK', redis.call('EXISTS', KEYS[1]) }
