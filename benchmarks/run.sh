@@ -164,8 +164,10 @@ phase "redis-benchmark: the send script through EVALSHA, 1 and 8 clients"
 evalsha_bench() {
   local lua=chat-redis-adapter/src/main/resources/dev/pigeonhole/adapter/redis/lua sha chat base n1 n8
   command -v redis-benchmark >/dev/null || { say "redis-benchmark not found"; return 1; }
-  # The adapter loads common.lua, a newline, then the script (LuaScript.load): the same text, so the same SHA.
-  sha=$( { cat "$lua/common.lua"; printf '\n'; cat "$lua/chat_send.lua"; } | rcli -x SCRIPT LOAD | tr -d '\r')
+  # The adapter loads common.lua, chat.lua and the script, each followed by a newline but the last
+  # (LuaScript.load("chat_send", "chat")): the same text, so the same SHA.
+  sha=$( { cat "$lua/common.lua"; printf '\n'; cat "$lua/chat.lua"; printf '\n'; cat "$lua/chat_send.lua"; } \
+         | rcli -x SCRIPT LOAD | tr -d '\r')
   [ ${#sha} = 40 ] || { say "SCRIPT LOAD said: $sha"; return 1; }
   chat=rb
   base="${RUN_PREFIX}chat:{$chat}:"
@@ -173,15 +175,15 @@ evalsha_bench() {
   rcli DEL "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" >/dev/null
   rcli ZADD "${base}members" 0 alice 0 bob >/dev/null
   rcli SET "${base}ids" 0 >/dev/null
-  # ARGV as RedisChats.send builds it: sender, tail (the message JSON after the id), max retained,
-  # publish mode P, channel, event head, chat, no idempotency key, now, key window.
-  local tail='"sentAt":"2026-01-01T00:00:00Z","sender":"alice","body":"hello from redis-benchmark"}'
+  # ARGV as ChatScripts.Posting lays them out: chat, sender, tail (the message JSON after the id),
+  # now, no idempotency key, key window, max retained, max members, publish mode P, channel, event head.
+  local tail='"ts":1767225600.000,"sender":"alice","message":"hello from redis-benchmark"}'
   local args=(EVALSHA "$sha" 5 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
-              alice "$tail" 10000 P "${RUN_PREFIX}chat:{$chat}:events"
-              "{\"type\":\"message\",\"chat\":\"$chat\",\"message\":" "$chat" "" "$(date +%s000)" 600000)
+              "$chat" alice "$tail" "$(date +%s000)" "" 86400000 10000 1000 P "${RUN_PREFIX}chat:{$chat}"
+              "{\"type\":\"message\",\"chat\":\"$chat\",\"message\":")
   local check
   check=$(rcli "${args[@]}" | head -1 | tr -d '\r')
-  [ "$check" = OK ] || { say "the send script answered '$check' instead of OK"; return 1; }
+  [ "$check" = SENT ] || { say "the send script answered '$check' instead of SENT"; return 1; }
   if [ $QUICK = 1 ]; then n1=20000; n8=50000; else n1=300000; n8=1000000; fi
   say "1 client, $n1 sends"
   redis-benchmark -u "$REDIS_URL" -c 1 -n "$n1" --csv "${args[@]}" > "$OUT/evalsha-c1.csv"

@@ -42,7 +42,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         UserId bob = user("bob");
         ChatId chat = chatId();
 
-        Message first = chats.open(chat, alice, Set.of(alice, bob), "hello", at());
+        Message first = chats.open(chat, alice, Set.of(alice, bob), "hello", at()).message();
         Message second = chats.send(chat, bob, "hi", at());
         Message third = chats.send(chat, alice, "how are you?", at());
 
@@ -57,7 +57,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         chats.open(first, alice, Set.of(alice), "one", at());
         chats.send(first, alice, "two", at());
 
-        Message opening = chats.open(second, alice, Set.of(alice), "elsewhere", at());
+        Message opening = chats.open(second, alice, Set.of(alice), "elsewhere", at()).message();
 
         assertThat(opening.id()).isEqualTo(1);
     }
@@ -68,7 +68,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         UserId bob = user("bob");
         ChatId chat = chatId();
         Instant openedAt = at();
-        Message opening = chats.open(chat, alice, Set.of(alice, bob), "hello", openedAt);
+        Message opening = chats.open(chat, alice, Set.of(alice, bob), "hello", openedAt).message();
         Instant sentAt = at();
 
         Message reply = chats.send(chat, bob, "hi alice", sentAt);
@@ -118,7 +118,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         UserId alice = user("alice");
         UserId bob = user("bob");
         ChatId chat = chatId();
-        Message opening = chats.open(chat, alice, Set.of(alice, bob), "hello", at());
+        Message opening = chats.open(chat, alice, Set.of(alice, bob), "hello", at()).message();
         assertThat(summary(alice, chat).cursor()).as("the creator has seen its opening message").isEqualTo(1);
 
         Message next = chats.send(chat, alice, "still me", at());
@@ -135,7 +135,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         UserId alice = user("alice");
         UserId bob = user("bob");
         ChatId chat = chatId();
-        Message opening = chats.open(chat, alice, Set.of(alice, bob), "hello", at());
+        Message opening = chats.open(chat, alice, Set.of(alice, bob), "hello", at()).message();
 
         Message reply = chats.send(chat, bob, "hi, haven't read yours yet", at());
 
@@ -174,7 +174,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         ChatId busy = chatId();
         ChatId quiet = chatId();
         ChatId notBobs = chatId();
-        Message hello = chats.open(busy, alice, Set.of(alice, bob), "hello bob", at());
+        Message hello = chats.open(busy, alice, Set.of(alice, bob), "hello bob", at()).message();
         chats.open(quiet, bob, Set.of(bob, alice), "hello alice", at());
         chats.open(notBobs, alice, Set.of(alice), "just me", at());
 
@@ -198,7 +198,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         UserId alice = user("alice");
         UserId bob = user("bob");
         ChatId chat = chatId();
-        Message one = chats.open(chat, alice, Set.of(alice, bob), "one", at());
+        Message one = chats.open(chat, alice, Set.of(alice, bob), "one", at()).message();
         Message two = chats.send(chat, alice, "two", at());
         chats.send(chat, alice, "three", at());
         chats.send(chat, alice, "four", at());
@@ -340,7 +340,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         UserId bob = user("bob");
         UserId carol = user("carol");
         ChatId chat = chatId();
-        Message one = chats.open(chat, alice, Set.of(alice, bob, carol), "one", at());
+        Message one = chats.open(chat, alice, Set.of(alice, bob, carol), "one", at()).message();
         Message two = chats.send(chat, alice, "two", at());
         Message three = chats.send(chat, alice, "three", at());
 
@@ -485,7 +485,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
 
         try (Channels.Connection connection = store.channels().connect(postsOn(channel, heard, announced))) {
             connection.subscribe(channel);
-            Message opening = chats.open(chat, alice, Set.of(alice, user("bob")), "first!", at());
+            Message opening = chats.open(chat, alice, Set.of(alice, user("bob")), "first!", at()).message();
 
             assertThat(announced.await(10, TimeUnit.SECONDS)).as("announced within 10 s").isTrue();
             assertThat(heard.getFirst()).isEqualTo(new LiveEvent.MessagePosted(chat, opening));

@@ -89,7 +89,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
         Set<UserId> members = new HashSet<>(senders);
         members.addAll(readers);
         ChatId chat = chatId();
-        Message opening = chats.open(chat, senders.getFirst(), members, "let's go", at());
+        Message opening = chats.open(chat, senders.getFirst(), members, "let's go", at()).message();
         long total = 1 + (long) senderCount * sendsEach;
 
         List<List<Message>> sentBySender = new ArrayList<>();
@@ -291,7 +291,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
             UserId joiner = user("joiner");
             UserId outsider = user("outsider");
             ChatId chat = chatId();
-            Message opening = chats.open(chat, first, Set.of(first, second), "round " + round, at());
+            Message opening = chats.open(chat, first, Set.of(first, second), "round " + round, at()).message();
             List<Long> ids = new CopyOnWriteArrayList<>(List.of(opening.id()));
             AtomicBoolean joined = new AtomicBoolean();
 

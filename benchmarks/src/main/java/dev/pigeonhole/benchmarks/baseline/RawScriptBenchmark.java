@@ -46,6 +46,7 @@ public class RawScriptBenchmark {
     private static final String CHAT = "raw";
     private static final String SENDER = "alice";
     private static final String MAX_RETAINED = "10000";
+    private static final String MAX_MEMBERS = "1000";
     private static final String WINDOW_MILLIS = Long.toString(Duration.ofHours(24).toMillis());
 
     @Param({"JEDIS", "LETTUCE"})
@@ -64,7 +65,8 @@ public class RawScriptBenchmark {
     @Setup(Level.Trial)
     public void start() {
         jedis = RawRedis.connect();
-        sha = jedis.scriptLoad(resource("common") + "\n" + resource("chat_send"));
+        // The text LuaScript.load("chat_send", "chat") sends: common.lua, the aggregate, the script.
+        sha = jedis.scriptLoad(resource("common") + "\n" + resource("chat") + "\n" + resource("chat_send"));
         String base = RawRedis.prefix() + "chat:{" + CHAT + "}:";
         keys = List.of(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows");
         channel = base.substring(0, base.length() - 1); // KeyLayout.Tagged's chat channel
@@ -104,12 +106,14 @@ public class RawScriptBenchmark {
         long now = System.currentTimeMillis();
         String tail = "\"ts\":" + BigDecimal.valueOf(now, 3).toPlainString()
                 + ",\"sender\":\"" + SENDER + "\",\"message\":\"a message of about the length people type\"}";
-        List<String> args = List.of(SENDER, tail, MAX_RETAINED, "P", channel, eventHead, CHAT, "",
-                Long.toString(now), WINDOW_MILLIS);
+        // As ChatScripts.Posting lays them out: chat, sender, tail, at, key field, key window,
+        // max retained, max members, publish mode, channel, event head.
+        List<String> args = List.of(CHAT, SENDER, tail, Long.toString(now), "", WINDOW_MILLIS, MAX_RETAINED,
+                MAX_MEMBERS, "P", channel, eventHead);
         Object reply = lettuceCommands == null
                 ? jedis.evalsha(sha, keys, args)
                 : lettuceCommands.evalsha(sha, ScriptOutputType.MULTI, keyArray, args.toArray(String[]::new));
-        if (!(reply instanceof List<?> words) || words.isEmpty() || !"OK".equals(text(words.getFirst()))) {
+        if (!(reply instanceof List<?> words) || words.isEmpty() || !"SENT".equals(text(words.getFirst()))) {
             throw new IllegalStateException("chat_send answered " + reply);
         }
         return reply;

@@ -2,15 +2,15 @@ package dev.pigeonhole.domain.service;
 
 import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
+import dev.pigeonhole.domain.model.ChatChange;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.CreatedChat;
-import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.MessageText;
+import dev.pigeonhole.domain.model.Opened;
 import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
@@ -27,12 +27,13 @@ import dev.pigeonhole.domain.port.out.Chats;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
- * The group chat use cases. Thin on purpose: the atomic work (ids, cursors, trimming) has to
- * happen inside the store in one step, so this service checks what configuration decides
- * (limits), reads the clock, and hands over to {@link Chats}.
+ * The group chat use cases. The rules are the {@link dev.pigeonhole.domain.model.Chat} aggregate's,
+ * which every store applies in one atomic step of its own; this service does what lies around
+ * that step: it holds the configured body limit against the text, reads the clock, draws chat ids
+ * until one is free, and announces what the store's step left to announce
+ * ({@link ChatChange#events()} of an open, a join or a leave).
  */
 public final class ChatService implements CreateChat, SendMessage, FetchPending, AcknowledgeMessages,
         ReadMessages, JoinChat, LeaveChat, ListChats {
@@ -55,19 +56,14 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     @Override
     public CreatedChat create(CreateChat.Command command) {
         MessageText.check(command.firstMessage(), limits);
-        Set<UserId> members = command.members();
-        if (members.size() > limits.maxMembers()) {
-            throw new InvalidInputException("a chat may have at most " + limits.maxMembers()
-                    + " members; this one would have " + members.size());
-        }
         if (command.chat().isPresent()) {
-            return open(command.chat().get(), command, members);
+            return open(command.chat().get(), command);
         }
         // A generated id can be claimed by someone choosing the same id before we open it:
         // then draw another. Each clash needs a concurrent creator, so a few tries always do.
         for (int attempt = 1; ; attempt++) {
             try {
-                return open(chats.newChatId(), command, members);
+                return open(chats.newChatId(), command);
             } catch (ChatAlreadyExistsException clash) {
                 if (attempt == GENERATED_ID_ATTEMPTS) {
                     throw clash;
@@ -76,10 +72,10 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
         }
     }
 
-    private CreatedChat open(ChatId chat, CreateChat.Command command, Set<UserId> members) {
-        Message first = chats.open(chat, command.creator(), members, command.firstMessage(), clock.instant());
-        members.forEach(member -> announce(member, chat, true));
-        return new CreatedChat(chat, first);
+    private CreatedChat open(ChatId chat, CreateChat.Command command) {
+        Opened opened = chats.open(chat, command.creator(), command.others(), command.firstMessage(), clock.instant());
+        announce(opened);
+        return new CreatedChat(chat, opened.message());
     }
 
     @Override
@@ -105,23 +101,24 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
 
     @Override
     public void join(JoinChat.Command command) {
-        chats.join(command.chat(), command.user());
-        announce(command.user(), command.chat(), true);
+        announce(chats.join(command.chat(), command.user()));
     }
 
     @Override
     public void leave(LeaveChat.Command command) {
-        chats.leave(command.chat(), command.user());
-        announce(command.user(), command.chat(), false);
+        announce(chats.leave(command.chat(), command.user()));
     }
 
-    /** After the store changed, never before: a connection that follows on hearing it must find the member. */
-    private void announce(UserId user, ChatId chat, boolean member) {
-        channels.publish(Channel.MEMBERSHIPS, new LiveEvent.MembershipChanged(user, chat, member));
+    /**
+     * After the store changed, never before: a connection that starts following a chat on hearing
+     * of it must find the member there.
+     */
+    private void announce(ChatChange change) {
+        change.events().forEach(event -> channels.publish(Channel.MEMBERSHIPS, event));
     }
 
     @Override
     public List<ChatSummary> chatsOf(UserId user) {
-        return chats.chatsOf(Objects.requireNonNull(user, "user"));
+        return chats.chatsOf(user);
     }
 }

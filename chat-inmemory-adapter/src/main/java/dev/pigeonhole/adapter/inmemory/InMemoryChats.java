@@ -1,23 +1,24 @@
 package dev.pigeonhole.adapter.inmemory;
 
+import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
-import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.InvalidInputException;
+import dev.pigeonhole.domain.model.Joined;
+import dev.pigeonhole.domain.model.Left;
 import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
+import dev.pigeonhole.domain.model.Opened;
 import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.out.Chats;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.Objects;
@@ -30,23 +31,24 @@ import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 
 /**
- * Group chats in memory. Each chat is a {@link ChatRoom} with its own lock, so operations on one
- * chat are atomic and operations on different chats never wait for each other; there is no lock
- * around the whole store.
+ * Group chats in memory: the domain's {@link Chat} aggregates, each applied under its own lock
+ * ({@link StoredChat}), so operations on one chat are atomic and operations on different chats
+ * never wait for each other. Every rule is the aggregate's; this class only finds chats, holds
+ * their locks, keeps their messages and announces what a send stored.
  *
- * <p>Beside the rooms sits an index of each user's chats, the counterpart of Redis's
- * {@code user:{u}:chats}, so that {@link #pending} visits only the user's own chats. The index is
- * changed only while the room's write lock is held, together with the membership it mirrors, so
- * the two never disagree for long; readers still check membership in the room, which is the truth.
+ * <p>Beside the chats sits an index of each user's chats, the counterpart of Redis's
+ * {@code user:{u}:chats}, so that {@link #pending} visits only the user's own chats. It changes
+ * only under the chat's write lock, together with the membership it mirrors; readers still ask
+ * the chat, which is the truth.
  *
- * <p>Lock order: a room's lock, then the index's per-key update. Nothing takes a room's lock while
+ * <p>Lock order: a chat's lock, then the index's per-key update. Nothing takes a chat's lock
  * inside an index update, so the two cannot deadlock.
  */
 public final class InMemoryChats implements Chats {
 
     private final Limits limits;
     private final InMemoryChannels channels;
-    private final ConcurrentHashMap<ChatId, ChatRoom> rooms = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ChatId, StoredChat> chats = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<UserId, NavigableSet<ChatId>> chatsByUser = new ConcurrentHashMap<>();
     private final AtomicLong lastAssignedChatId = new AtomicLong();
 
@@ -60,38 +62,31 @@ public final class InMemoryChats implements Chats {
         // The counter alone never repeats itself, but a creator may have chosen "7" already.
         while (true) {
             ChatId candidate = ChatId.of(Long.toString(lastAssignedChatId.incrementAndGet()));
-            if (!rooms.containsKey(candidate)) {
+            if (!chats.containsKey(candidate)) {
                 return candidate;
             }
         }
     }
 
     @Override
-    public Message open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at) {
-        Objects.requireNonNull(chat, "chat");
-        Objects.requireNonNull(creator, "creator");
-        Set<UserId> everyone = new HashSet<>(members);
-        everyone.add(creator);
-        if (everyone.size() > limits.maxMembers()) {
-            throw new ChatFullException(chat, limits.maxMembers());
-        }
+    public Opened open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at) {
+        // Opened before anyone can see it: a refusal leaves nothing behind, and no reader ever
+        // finds the chat without its first message.
+        StoredChat stored = new StoredChat(new Chat(chat, limits));
+        Opened opened = stored.chat.open(creator, members, body, at);
+        stored.keep(opened.first());
 
-        // Build the room with its first message before anyone can see it: a bad body fails here,
-        // leaving nothing behind, and no reader ever finds the chat empty.
-        ChatRoom room = new ChatRoom(chat, everyone, limits.maxRetained());
-        Message first = room.append(creator, body, at);
-
-        // Hold the room's lock while it goes public, so that a member leaving at once waits until
-        // the index lists the chat, and a second message cannot be announced before the first.
-        Lock write = room.lock.writeLock();
+        // Hold its lock while it goes public, so that a member leaving at once waits until the
+        // index lists the chat, and a second message cannot be announced before the first.
+        Lock write = stored.lock.writeLock();
         write.lock();
         try {
-            if (rooms.putIfAbsent(chat, room) != null) {
+            if (chats.putIfAbsent(chat, stored) != null) {
                 throw new ChatAlreadyExistsException(chat);
             }
-            everyone.forEach(member -> index(member, chat));
-            announce(room, first);
-            return first;
+            opened.members().forEach(member -> index(member, chat));
+            announce(stored, opened.first());
+            return opened;
         } finally {
             write.unlock();
         }
@@ -99,113 +94,102 @@ public final class InMemoryChats implements Chats {
 
     @Override
     public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
-        return changing(chat, room -> {
-            Optional<Message> earlier = room.sentBefore(sender, key, body, at);
-            if (earlier.isPresent()) {
-                return earlier.get();
-            }
-            Message message = room.append(sender, body, at);
-            key.ifPresent(sentKey -> room.remember(sender, sentKey, message));
-            // Still under the room's lock, so each chat's events go out in id order.
-            announce(room, message);
-            return message;
+        return changing(chat, stored -> {
+            Sent sent = stored.chat.send(sender, body, at, key);
+            stored.keep(sent);
+            // Still under the chat's lock, so each chat's messages are announced in id order.
+            announce(stored, sent);
+            return sent.message();
         });
     }
 
     @Override
     public List<PendingChat> pending(UserId user, int perChatLimit) {
-        positive("perChatLimit", perChatLimit);
         List<PendingChat> pending = new ArrayList<>();
-        for (ChatRoom room : roomsOf(user)) {
-            reading(room, user, () -> pending.add(room.pendingFor(user, perChatLimit)));
+        for (StoredChat stored : storedChatsOf(user)) {
+            reading(stored, user, () -> pending.add(stored.chat.pending(user, perChatLimit, stored)));
         }
         return List.copyOf(pending);
     }
 
     @Override
     public void acknowledge(UserId user, ChatId chat, long upTo) {
-        changing(chat, room -> {
-            room.acknowledge(user, upTo);
+        changing(chat, stored -> {
+            stored.chat.acknowledge(user, upTo);
+            stored.forgetDropped();
             return null;
         });
     }
 
     @Override
     public MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit) {
-        if (after < 0) {
-            throw new InvalidInputException("after must be 0 or more, not " + after);
-        }
-        positive("limit", limit);
-        ChatRoom room = existing(chat);
-        Lock read = room.lock.readLock();
+        StoredChat stored = existing(chat);
+        Lock read = stored.lock.readLock();
         read.lock();
         try {
-            requireNotDeleted(room);
-            return room.pageFor(reader, after, limit);
+            return stored.chat.read(reader, after, limit, stored);
         } finally {
             read.unlock();
         }
     }
 
     @Override
-    public void join(ChatId chat, UserId user) {
-        changing(chat, room -> {
-            if (!room.isMember(user)) {
-                if (room.memberCount() >= limits.maxMembers()) {
-                    throw new ChatFullException(chat, limits.maxMembers());
-                }
-                room.join(user);
+    public Joined join(ChatId chat, UserId user) {
+        return changing(chat, stored -> {
+            Joined joined = stored.chat.join(user);
+            if (joined.added()) {
                 index(user, chat);
             }
-            return null;
+            return joined;
         });
     }
 
     @Override
-    public void leave(ChatId chat, UserId user) {
-        changing(chat, room -> {
-            room.leave(user);
+    public Left leave(ChatId chat, UserId user) {
+        return changing(chat, stored -> {
+            Left left = stored.chat.leave(user);
             unindex(user, chat);
-            if (room.isDeleted()) {
-                // Only this room may be removed: the id could already name a chat opened anew.
-                rooms.remove(chat, room);
+            if (left.chatDeleted()) {
+                // Only this chat may be removed: the id could already name a chat opened anew.
+                chats.remove(chat, stored);
+            } else {
+                stored.forgetDropped();
             }
-            return null;
+            return left;
         });
     }
 
     @Override
     public List<ChatSummary> chatsOf(UserId user) {
         List<ChatSummary> summaries = new ArrayList<>();
-        for (ChatRoom room : roomsOf(user)) {
-            reading(room, user, () -> summaries.add(room.summaryFor(user)));
+        for (StoredChat stored : storedChatsOf(user)) {
+            reading(stored, user, () -> summaries.add(stored.chat.summaryFor(user)));
         }
         return List.copyOf(summaries);
     }
 
     /**
-     * Runs a change on an existing chat under its write lock. A room found in the map may be
-     * deleted by the time the lock is ours; it then counts as unknown, which is what keeps a late
-     * send, join or acknowledge from bringing it back.
+     * Runs a change on an existing chat under its write lock. A chat found in the map may have
+     * been deleted by the time the lock is ours; the aggregate then answers as if it never
+     * existed, which is what keeps a late send, join or acknowledge from bringing it back.
      */
-    private <T> T changing(ChatId chat, Function<ChatRoom, T> change) {
-        ChatRoom room = existing(chat);
-        Lock write = room.lock.writeLock();
+    private <T> T changing(ChatId chat, Function<StoredChat, T> change) {
+        StoredChat stored = existing(chat);
+        Lock write = stored.lock.writeLock();
         write.lock();
         try {
-            requireNotDeleted(room);
-            return change.apply(room);
+            return change.apply(stored);
         } finally {
             write.unlock();
         }
     }
 
     /** Runs a query for one of the user's chats, skipping it if it went away or the user left it meanwhile. */
-    private static void reading(ChatRoom room, UserId user, Runnable query) {
-        Lock read = room.lock.readLock();
+    private static void reading(StoredChat stored, UserId user, Runnable query) {
+        Lock read = stored.lock.readLock();
         read.lock();
         try {
-            if (!room.isDeleted() && room.isMember(user)) {
+            if (stored.chat.isMember(user)) {
                 query.run();
             }
         } finally {
@@ -213,39 +197,33 @@ public final class InMemoryChats implements Chats {
         }
     }
 
-    private ChatRoom existing(ChatId chat) {
-        ChatRoom room = rooms.get(Objects.requireNonNull(chat, "chat"));
-        if (room == null) {
+    private StoredChat existing(ChatId chat) {
+        StoredChat stored = chats.get(chat);
+        if (stored == null) {
             throw new UnknownChatException(chat);
         }
-        return room;
+        return stored;
     }
 
-    private static void requireNotDeleted(ChatRoom room) {
-        if (room.isDeleted()) {
-            throw new UnknownChatException(room.id);
-        }
-    }
-
-    /** The user's rooms in chat id order (the index is sorted), as they are now. */
-    private List<ChatRoom> roomsOf(UserId user) {
-        NavigableSet<ChatId> chats = chatsByUser.get(Objects.requireNonNull(user, "user"));
-        if (chats == null) {
+    /** The user's chats in chat id order (the index is sorted), as they are now. */
+    private List<StoredChat> storedChatsOf(UserId user) {
+        NavigableSet<ChatId> ids = chatsByUser.get(user);
+        if (ids == null) {
             return List.of();
         }
-        List<ChatRoom> found = new ArrayList<>();
-        for (ChatId chat : chats) {
-            ChatRoom room = rooms.get(chat);
-            if (room != null) {
-                found.add(room);
+        List<StoredChat> found = new ArrayList<>(ids.size());
+        for (ChatId chat : ids) {
+            StoredChat stored = chats.get(chat);
+            if (stored != null) {
+                found.add(stored);
             }
         }
         return found;
     }
 
     private void index(UserId user, ChatId chat) {
-        chatsByUser.compute(user, (key, chats) -> {
-            NavigableSet<ChatId> updated = chats != null ? chats : new ConcurrentSkipListSet<>();
+        chatsByUser.compute(user, (key, ids) -> {
+            NavigableSet<ChatId> updated = ids != null ? ids : new ConcurrentSkipListSet<>();
             updated.add(chat);
             return updated;
         });
@@ -253,19 +231,14 @@ public final class InMemoryChats implements Chats {
 
     /** Drops the entry, and the user's set with it once empty, so users who left everything cost nothing. */
     private void unindex(UserId user, ChatId chat) {
-        chatsByUser.computeIfPresent(user, (key, chats) -> {
-            chats.remove(chat);
-            return chats.isEmpty() ? null : chats;
+        chatsByUser.computeIfPresent(user, (key, ids) -> {
+            ids.remove(chat);
+            return ids.isEmpty() ? null : ids;
         });
     }
 
-    private void announce(ChatRoom room, Message message) {
-        channels.publish(room.channel, new LiveEvent.MessagePosted(room.id, message));
-    }
-
-    private static void positive(String name, int value) {
-        if (value < 1) {
-            throw new InvalidInputException(name + " must be at least 1, not " + value);
-        }
+    /** A repeated send announces nothing: its events are empty. */
+    private void announce(StoredChat stored, Sent sent) {
+        sent.events().forEach(event -> channels.publish(stored.channel, event));
     }
 }

@@ -11,8 +11,8 @@ import java.util.Objects;
 
 /**
  * A Lua script with its SHA-1 digest, which is how EVALSHA names it. The source is read once from
- * the classpath ({@code lua/<name>.lua} beside this class), with {@code lua/common.lua} in front
- * so that the helpers every script shares are written once.
+ * the classpath ({@code lua/<name>.lua} beside this class), with {@code lua/common.lua} and any
+ * libraries it names in front, so that what several scripts share is written once.
  */
 public record LuaScript(String name, String source, String sha1) {
 
@@ -22,8 +22,13 @@ public record LuaScript(String name, String source, String sha1) {
         Objects.requireNonNull(sha1, "sha1");
     }
 
-    static LuaScript load(String name) {
-        return of(name, resource("common") + "\n" + resource(name));
+    /** @param libraries what goes in front of the script, after common.lua, in order ({@code "chat"}) */
+    static LuaScript load(String name, String... libraries) {
+        StringBuilder source = new StringBuilder(resource("common")).append('\n');
+        for (String library : libraries) {
+            source.append(resource(library)).append('\n');
+        }
+        return of(name, source.append(resource(name)).toString());
     }
 
     /** A script from its source text, digest computed. */

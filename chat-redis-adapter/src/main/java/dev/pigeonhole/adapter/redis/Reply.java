@@ -17,6 +17,15 @@ record Reply(String status, List<Object> values) {
         throw new IllegalStateException(script.name() + " answered " + raw + " where a status table was expected");
     }
 
+    /** The answer's word as one of the script's answers; a word Java does not know is a bug. */
+    <A extends Enum<A>> A word(Class<A> answers, LuaScript script) {
+        try {
+            return Enum.valueOf(answers, status);
+        } catch (IllegalArgumentException unknown) {
+            throw unexpected(script);
+        }
+    }
+
     boolean is(String expected) {
         return status.equals(expected);
     }

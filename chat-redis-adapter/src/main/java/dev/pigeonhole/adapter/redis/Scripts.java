@@ -1,18 +1,12 @@
 package dev.pigeonhole.adapter.redis;
 
 /**
- * Every Lua script of the adapter, loaded once. Each lives in {@code lua/<name>.lua} beside this
- * class, where its header says which keys and arguments it takes.
+ * Every Lua script of the adapter but the chat aggregate's own (those are {@link ChatScripts}),
+ * loaded once. Each lives in {@code lua/<name>.lua} beside this class, where its header says which
+ * keys and arguments it takes.
  */
 final class Scripts {
 
-    static final LuaScript CHAT_OPEN = LuaScript.load("chat_open");
-    static final LuaScript CHAT_SEND = LuaScript.load("chat_send");
-    static final LuaScript CHAT_READ = LuaScript.load("chat_read");
-    static final LuaScript CHAT_ACKNOWLEDGE = LuaScript.load("chat_acknowledge");
-    static final LuaScript CHAT_JOIN = LuaScript.load("chat_join");
-    static final LuaScript CHAT_LEAVE = LuaScript.load("chat_leave");
-    static final LuaScript CHAT_SUMMARY = LuaScript.load("chat_summary");
     static final LuaScript CHAT_EXISTS = LuaScript.load("chat_exists");
     static final LuaScript COUNTER_NEXT = LuaScript.load("counter_next");
     static final LuaScript INDEX_ADD = LuaScript.load("index_add");

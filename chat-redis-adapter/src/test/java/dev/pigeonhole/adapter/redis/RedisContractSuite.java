@@ -8,7 +8,6 @@ import dev.pigeonhole.tck.ChatIdempotencyContract;
 import dev.pigeonhole.tck.ChatMembershipContract;
 import dev.pigeonhole.tck.ChatMessagesContract;
 import dev.pigeonhole.tck.ChatRacesContract;
-import dev.pigeonhole.tck.ChatsModelContract;
 import dev.pigeonhole.tck.MailboxesContract;
 import dev.pigeonhole.tck.PresenceRegistryContract;
 import dev.pigeonhole.tck.StoreFixture;
@@ -61,14 +60,6 @@ abstract class RedisContractSuite {
 
     @Nested
     class Races extends ChatRacesContract {
-        @Override
-        protected StoreFixture newStore(Limits limits) {
-            return store(limits);
-        }
-    }
-
-    @Nested
-    class Model extends ChatsModelContract {
         @Override
         protected StoreFixture newStore(Limits limits) {
             return store(limits);

@@ -1,17 +1,22 @@
 package dev.pigeonhole.domain.port.out;
 
 import dev.pigeonhole.domain.model.Channel;
+import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
+import dev.pigeonhole.domain.model.ChatChange;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.Joined;
+import dev.pigeonhole.domain.model.Left;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
+import dev.pigeonhole.domain.model.Opened;
 import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
 
@@ -21,21 +26,21 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Group chats: members, their cursors and the messages (Redis in Action 6.5.2, with its races
- * fixed). Every method is atomic on its own. The contracts in chat-port-tck
- * ({@code ChatMessagesContract}, {@code ChatMembershipContract}, {@code ChatRacesContract},
- * {@code ChatsModelContract}) check each promise below against every implementation.
+ * Group chats: where each chat's state and messages are kept. The rules are the domain's
+ * {@link Chat} aggregate's; a store keeps chats and applies them, each method atomically on its
+ * own: the in-memory store runs the aggregate under a lock per chat, the Redis store runs a Lua
+ * transliteration of it in one script. The contracts in chat-port-tck check every promise below
+ * against every store, and run random operations against the aggregate and each store side by
+ * side ({@code ChatsDifferentialContract}).
  *
- * <p>A member's <em>cursor</em> is the highest message id it has acknowledged. Ids are 1, 2, 3…
- * per chat with no gaps, so "unread" is simply {@code lastId - cursor}.
+ * <p>Announcing follows {@link ChatChange}: a store announces a message ({@link Sent#events()})
+ * on {@link Channel#ofChat(ChatId)}, through the {@link Channels} of the same store, inside the
+ * step that stores it; the other changes ({@link Opened}, {@link Joined}, {@link Left}) come back
+ * to the caller, which announces their events.
  *
- * <p>Callers pass arguments the {@code port.in} commands have already checked (ids are valid
- * values, counts positive); an adapter may reject anything else with
- * {@link InvalidInputException}. Any method may throw
+ * <p>Callers pass what the {@code port.in} commands have already checked (ids are valid values,
+ * counts positive, ids not negative); a store does not check it again. Any method may throw
  * {@link dev.pigeonhole.domain.model.StoreUnavailableException}.
- *
- * <p>"First available id" means the oldest id the chat still holds, or {@code lastId + 1} when it
- * holds none (everything was acknowledged by every member, or trimmed by retention).
  */
 public interface Chats {
 
@@ -47,24 +52,19 @@ public interface Chats {
     ChatId newChatId();
 
     /**
-     * Opens a chat with {@code members} (the creator is added if missing) and sends its first
-     * message, in one step, so no one ever sees a chat without it. Every member starts at cursor
-     * 0; the creator then moves to 1 as any sender does, and the first message is announced as
-     * {@link #send} announces.
+     * {@link Chat#open}: opens a chat with {@code members} (the creator is added if missing) and
+     * its first message, announced as {@link #send} announces.
      *
-     * @throws ChatFullException          if there are more members than the limit allows (checked
+     * @throws InvalidInputException      if there are more members than the limit allows (checked
      *                                    first: it is wrong whatever the store holds)
      * @throws ChatAlreadyExistsException if {@code chat} exists
      */
-    Message open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at);
+    Opened open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at);
 
     /**
-     * Appends a message with the chat's next id. Ids are unique and gap-free under any number of
-     * concurrent senders, and the message is readable once this returns. The sender's cursor
-     * moves to the new id only if it was at the id before it, so a sender's own message is never
-     * unread and nothing from others is skipped. Keeps at most the retention limit of messages.
-     * Announces {@link LiveEvent.MessagePosted} on {@link Channel#ofChat(ChatId)} through the
-     * {@link Channels} of the same store.
+     * {@link Chat#send}: appends a message with the chat's next id and announces it. Ids are
+     * unique and gap-free under any number of concurrent senders and instances, and the message
+     * is readable once this returns.
      *
      * <p>With a key, a send the same sender made to this chat under the same key, less than
      * {@link IdempotencyKey#WINDOW} before {@code at}, is not made again: nothing is stored or
@@ -84,17 +84,14 @@ public interface Chats {
     }
 
     /**
-     * For each of the user's chats, in {@link ChatId}'s order, the messages above its cursor,
-     * oldest first, at most
-     * {@code perChatLimit} of them, with the full unread count and the gap flag. Moves no cursor.
-     * A user in no chat gets an empty list.
+     * {@link Chat#pending} for each of the user's chats, in {@link ChatId}'s order. Moves no
+     * cursor. A user in no chat gets an empty list.
      */
     List<PendingChat> pending(UserId user, int perChatLimit);
 
     /**
-     * Moves the user's cursor forward to {@code upTo}; never backwards, so two devices
-     * acknowledging at once cannot rewind it. Then drops the messages every member has
-     * acknowledged.
+     * {@link Chat#acknowledge}: moves the user's cursor forward to {@code upTo}, never back, then
+     * drops what every member has acknowledged.
      *
      * @throws UnknownChatException  if the chat does not exist
      * @throws NotAMemberException   if the user is not (or no longer) a member; nothing is re-added
@@ -104,7 +101,8 @@ public interface Chats {
     void acknowledge(UserId user, ChatId chat, long upTo);
 
     /**
-     * Up to {@code limit} messages with ids above {@code after}, oldest first, for a member.
+     * {@link Chat#read}: up to {@code limit} messages with ids above {@code after}, oldest first,
+     * for a member.
      *
      * @throws UnknownChatException if the chat does not exist
      * @throws NotAMemberException  if {@code reader} is not a member
@@ -112,26 +110,25 @@ public interface Chats {
     MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit);
 
     /**
-     * Adds the user at the chat's latest id, so it starts with nothing unread. A user who is
-     * already a member keeps its cursor, so a repeated join skips nothing and is never refused.
+     * {@link Chat#join}: adds the user at the chat's latest id; a member already in keeps its
+     * cursor and is never refused.
      *
      * @throws UnknownChatException if the chat does not exist
      * @throws ChatFullException    if the user is not a member and the chat is at its member limit
      */
-    void join(ChatId chat, UserId user);
+    Joined join(ChatId chat, UserId user);
 
     /**
-     * Removes the member, then drops the messages every remaining member has acknowledged (the
-     * leaver may have been holding them back). The last member leaving deletes the chat
-     * entirely; no concurrent send, join or acknowledge can bring it back, restart its ids or
-     * leave anything of it behind. Once it is gone its id is free: opening it again starts a new
-     * chat at id 1.
+     * {@link Chat#leave}: removes the member. The last member leaving deletes the chat entirely;
+     * no concurrent send, join or acknowledge can bring it back, restart its ids or leave
+     * anything of it behind. Once it is gone its id is free: opening it again starts a new chat
+     * at id 1.
      *
      * @throws UnknownChatException if the chat does not exist
      * @throws NotAMemberException  if the user is not a member
      */
-    void leave(ChatId chat, UserId user);
+    Left leave(ChatId chat, UserId user);
 
-    /** The user's chats with members, cursor and last id, in {@link ChatId}'s (string) order. */
+    /** {@link Chat#summaryFor} for each of the user's chats, in {@link ChatId}'s (string) order. */
     List<ChatSummary> chatsOf(UserId user);
 }

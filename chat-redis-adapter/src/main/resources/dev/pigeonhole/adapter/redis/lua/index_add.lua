@@ -1,5 +1,6 @@
--- Lists a chat in a user's index, with the cursor it starts at.
+-- Lists a chat in a user's index, unless it is listed already (in the book layout, with the
+-- cursor the chat's own script put there).
 -- KEYS: user's index
--- ARGV: chat, cursor
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+-- ARGV: chat
+redis.call('ZADD', KEYS[1], 'NX', 0, ARGV[1])
 return { 'OK' }

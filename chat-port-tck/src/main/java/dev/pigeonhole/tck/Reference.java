@@ -1,0 +1,133 @@
+package dev.pigeonhole.tck;
+
+import dev.pigeonhole.domain.model.Chat;
+import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.ChatSummary;
+import dev.pigeonhole.domain.model.IdempotencyKey;
+import dev.pigeonhole.domain.model.Joined;
+import dev.pigeonhole.domain.model.Left;
+import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.MessageLog;
+import dev.pigeonhole.domain.model.MessagePage;
+import dev.pigeonhole.domain.model.Opened;
+import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.Sent;
+import dev.pigeonhole.domain.model.UnknownChatException;
+import dev.pigeonhole.domain.model.UserId;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The domain's {@link Chat} aggregates in a map, one operation at a time: the plainest store
+ * there is, and the reference {@link ChatsDifferentialContract} holds every store to. It holds no
+ * rule of its own. Where a store must decide something the aggregate cannot (whether a chat id is
+ * taken, which chats a user is in), it does what every store does: it looks in its map.
+ */
+final class Reference {
+
+    private final Limits limits;
+    private final Map<ChatId, Kept> chats = new TreeMap<>();
+    private final Map<ChatId, List<LiveEvent>> announced = new HashMap<>();
+
+    Reference(Limits limits) {
+        this.limits = limits;
+    }
+
+    /** A chat and every message it ever stored; the aggregate's window says which of them are still held. */
+    private record Kept(Chat chat, List<Message> stored) implements MessageLog {
+
+        @Override
+        public List<Message> after(long id, int limit) {
+            long from = Math.max(id + 1, chat.history().firstAvailableId());
+            return stored.stream().filter(message -> message.id() >= from).limit(limit).toList();
+        }
+    }
+
+    Opened open(ChatId chat, UserId creator, Set<UserId> others, String body, Instant at) {
+        Kept kept = new Kept(new Chat(chat, limits), new ArrayList<>());
+        Opened opened = kept.chat().open(creator, others, body, at);
+        if (chats.containsKey(chat)) {
+            throw new ChatAlreadyExistsException(chat);
+        }
+        chats.put(chat, kept);
+        keep(kept, opened.first());
+        return opened;
+    }
+
+    Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
+        Kept kept = existing(chat);
+        Sent sent = kept.chat().send(sender, body, at, key);
+        keep(kept, sent);
+        return sent.message();
+    }
+
+    void acknowledge(UserId user, ChatId chat, long upTo) {
+        existing(chat).chat().acknowledge(user, upTo);
+    }
+
+    Joined join(ChatId chat, UserId user) {
+        return existing(chat).chat().join(user);
+    }
+
+    Left leave(ChatId chat, UserId user) {
+        Left left = existing(chat).chat().leave(user);
+        if (left.chatDeleted()) {
+            chats.remove(chat);
+        }
+        return left;
+    }
+
+    List<PendingChat> pending(UserId user, int perChatLimit) {
+        return chats.values().stream()
+                .filter(kept -> kept.chat().isMember(user))
+                .map(kept -> kept.chat().pending(user, perChatLimit, kept))
+                .toList();
+    }
+
+    MessagePage read(UserId reader, ChatId chat, long after, int limit) {
+        Kept kept = existing(chat);
+        return kept.chat().read(reader, after, limit, kept);
+    }
+
+    List<ChatSummary> chatsOf(UserId user) {
+        return chats.values().stream()
+                .filter(kept -> kept.chat().isMember(user))
+                .map(kept -> kept.chat().summaryFor(user))
+                .toList();
+    }
+
+    long lastId(ChatId chat) {
+        Kept kept = chats.get(chat);
+        return kept == null ? 0 : kept.chat().history().lastId();
+    }
+
+    /** What each chat's channel must have carried, in order. */
+    Map<ChatId, List<LiveEvent>> announced() {
+        return announced;
+    }
+
+    private Kept existing(ChatId chat) {
+        Kept kept = chats.get(chat);
+        if (kept == null) {
+            throw new UnknownChatException(chat);
+        }
+        return kept;
+    }
+
+    private void keep(Kept kept, Sent sent) {
+        if (!sent.repeat()) {
+            kept.stored().add(sent.message());
+        }
+        announced.computeIfAbsent(sent.chat(), chat -> new ArrayList<>()).addAll(sent.events());
+    }
+}

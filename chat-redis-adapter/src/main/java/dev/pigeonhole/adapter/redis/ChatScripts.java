@@ -1,0 +1,218 @@
+package dev.pigeonhole.adapter.redis;
+
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.HistoryWindow;
+import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.UserId;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The Java side of the chat scripts ({@code lua/chat.lua} and the scripts that call it): one
+ * record per script, which lays out the script's arguments exactly once, and one enum per script
+ * of the words it answers with. {@link RedisChats} switches over those words, so an answer that
+ * nothing handles does not compile.
+ *
+ * <p>The book key layout has a twin for each script that changes a chat ({@code book_*.lua}, see
+ * {@code book.lua}); {@link #call} is the one place that picks it and adds the keys it needs.
+ */
+final class ChatScripts {
+
+    private ChatScripts() {
+    }
+
+    /** A script that runs one operation of the chat aggregate. */
+    sealed interface ChatScript<A extends Enum<A>> permits Open, Send, Acknowledge, Join, Leave, Read, Summary {
+
+        ScriptCall call(KeyLayout layout);
+
+        Class<A> answers();
+    }
+
+    /** A chat script, and its book-layout twin where the book needs one. */
+    private record Variants(LuaScript tagged, LuaScript book) {
+
+        static Variants changing(String name) {
+            return new Variants(LuaScript.load(name, "chat"), LuaScript.load("book_" + name, "chat", "book"));
+        }
+
+        static Variants reading(String name) {
+            LuaScript script = LuaScript.load(name, "chat");
+            return new Variants(script, script);
+        }
+    }
+
+    private static final Variants OPEN = Variants.changing("chat_open");
+    private static final Variants SEND = Variants.changing("chat_send");
+    private static final Variants ACKNOWLEDGE = Variants.changing("chat_acknowledge");
+    private static final Variants JOIN = Variants.changing("chat_join");
+    private static final Variants LEAVE = Variants.changing("chat_leave");
+    private static final Variants READ = Variants.reading("chat_read");
+    private static final Variants SUMMARY = Variants.reading("chat_summary");
+
+    /**
+     * The call of a chat script: the chat's keys, and in the book layout its lock and the
+     * {@code seen:<user>} of each user the operation is about, which the book twin keeps current.
+     */
+    private static ScriptCall call(KeyLayout layout, Variants script, ChatId chat, List<UserId> about,
+                                   List<String> arguments) {
+        KeyLayout.ChatKeys chatKeys = layout.chat(chat);
+        if (!layout.indexHoldsCursors() || script.book() == script.tagged()) {
+            return new ScriptCall(script.tagged(), chatKeys.all(), arguments);
+        }
+        List<String> keys = new ArrayList<>(chatKeys.all());
+        keys.add(chatKeys.sendLock().orElseThrow());
+        about.forEach(user -> keys.add(layout.chatsOf(user)));
+        return new ScriptCall(script.book(), keys, arguments);
+    }
+
+    /**
+     * What a send or an open posts, as {@code posting_arguments()} in chat.lua reads it.
+     *
+     * @param tail     the message's JSON after its id, which only the script knows
+     * @param keyField the sender and its idempotency key, or empty for a send without one
+     */
+    record Posting(ChatId chat, UserId user, String tail, long atMillis, String keyField, long keyWindowMillis,
+                   int maxRetained, int maxMembers, PublishMode publishing, String channel, String eventHead) {
+
+        List<String> arguments() {
+            return List.of(chat.value(), user.value(), tail, Long.toString(atMillis), keyField,
+                    Long.toString(keyWindowMillis), Integer.toString(maxRetained), Integer.toString(maxMembers),
+                    publishing.scriptArgument(), channel, eventHead);
+        }
+    }
+
+    /** chat_open.lua: answers OPENED with the first message's id and every member. */
+    record Open(Posting first, List<UserId> others) implements ChatScript<Open.Answer> {
+
+        enum Answer { OPENED, TOO_MANY_MEMBERS, EXISTS, LOCKED }
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            List<String> arguments = new ArrayList<>(first.arguments());
+            others.forEach(other -> arguments.add(other.value()));
+            List<UserId> about = new ArrayList<>();
+            about.add(first.user());
+            about.addAll(others);
+            return ChatScripts.call(layout, OPEN, first.chat(), about, arguments);
+        }
+
+        @Override
+        public Class<Answer> answers() {
+            return Answer.class;
+        }
+    }
+
+    /** chat_send.lua: answers SENT with the new id, or REPEAT with the message stored under the key. */
+    record Send(Posting message) implements ChatScript<Send.Answer> {
+
+        enum Answer { SENT, REPEAT, NO_CHAT, NOT_MEMBER, LOCKED }
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            return ChatScripts.call(layout, SEND, message.chat(), List.of(message.user()), message.arguments());
+        }
+
+        @Override
+        public Class<Answer> answers() {
+            return Answer.class;
+        }
+    }
+
+    /** chat_acknowledge.lua: answers ACKNOWLEDGED with the cursor, or BEYOND_LAST with the last id. */
+    record Acknowledge(ChatId chat, UserId member, long upTo) implements ChatScript<Acknowledge.Answer> {
+
+        enum Answer { ACKNOWLEDGED, NO_CHAT, NOT_MEMBER, BEYOND_LAST }
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            return ChatScripts.call(layout, ACKNOWLEDGE, chat, List.of(member),
+                    List.of(chat.value(), member.value(), Long.toString(upTo)));
+        }
+
+        @Override
+        public Class<Answer> answers() {
+            return Answer.class;
+        }
+    }
+
+    /** chat_join.lua. */
+    record Join(ChatId chat, UserId user, int maxMembers) implements ChatScript<Join.Answer> {
+
+        enum Answer { JOINED, ALREADY_MEMBER, NO_CHAT, CHAT_FULL }
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            return ChatScripts.call(layout, JOIN, chat, List.of(user),
+                    List.of(chat.value(), user.value(), Integer.toString(maxMembers)));
+        }
+
+        @Override
+        public Class<Answer> answers() {
+            return Answer.class;
+        }
+    }
+
+    /** chat_leave.lua: answers LEFT with 1 when the chat went with its last member. */
+    record Leave(ChatId chat, UserId member) implements ChatScript<Leave.Answer> {
+
+        enum Answer { LEFT, NO_CHAT, NOT_MEMBER }
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            return ChatScripts.call(layout, LEAVE, chat, List.of(member), List.of(chat.value(), member.value()));
+        }
+
+        @Override
+        public Class<Answer> answers() {
+            return Answer.class;
+        }
+    }
+
+    /** chat_read.lua, after an id or, with none, after the reader's own cursor (pending). */
+    record Read(ChatId chat, UserId reader, OptionalLong after, int limit) implements ChatScript<Read.Answer> {
+
+        enum Answer { READ, NO_CHAT, NOT_MEMBER }
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            String from = after.isPresent() ? Long.toString(after.getAsLong()) : "";
+            return ChatScripts.call(layout, READ, chat, List.of(),
+                    List.of(chat.value(), reader.value(), from, Integer.toString(limit)));
+        }
+
+        @Override
+        public Class<Answer> answers() {
+            return Answer.class;
+        }
+
+        /** What READ carries: the reader's cursor, the chat's history window and the page. */
+        record View(long cursor, HistoryWindow history, List<Message> page) {
+
+            static View of(Reply reply) {
+                List<String> json = reply.texts(3);
+                List<Message> page = new ArrayList<>(json.size());
+                json.forEach(message -> page.add(MessageJson.message(message)));
+                return new View(reply.number(0), new HistoryWindow(reply.number(2), reply.number(1)), page);
+            }
+        }
+    }
+
+    /** chat_summary.lua: answers SUMMARY with the member's cursor, the last id and every member. */
+    record Summary(ChatId chat, UserId member) implements ChatScript<Summary.Answer> {
+
+        enum Answer { SUMMARY, NO_CHAT, NOT_MEMBER }
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            return ChatScripts.call(layout, SUMMARY, chat, List.of(), List.of(chat.value(), member.value()));
+        }
+
+        @Override
+        public Class<Answer> answers() {
+            return Answer.class;
+        }
+    }
+}

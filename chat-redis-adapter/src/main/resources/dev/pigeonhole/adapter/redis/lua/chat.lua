@@ -1,0 +1,234 @@
+-- The Chat aggregate (dev.pigeonhole.domain.model.Chat) in Lua, for the one place Java cannot
+-- run: inside Redis's atomic step. Each function is the Java method or step of the same name,
+-- with the same checks in the same order; a refusal here is an exception there. The contract
+-- suite runs random operations against Chat and against these scripts side by side, so the
+-- two cannot drift apart unnoticed. Put in front of every chat script, after common.lua.
+--
+-- Every chat script takes the chat's five keys first, in this order (they share one hash tag,
+-- so one cluster slot); a script's own header names what follows.
+local chat = { members = KEYS[1], ids = KEYS[2], msgs = KEYS[3], sent = KEYS[4], windows = KEYS[5] }
+
+-- How many keys whose window closed one send forgets at most, so no send pays for a backlog.
+local FORGET_AT_MOST = 100
+
+-- ------------------------------------------------------------------ the steps
+
+local function check_exists()
+  if redis.call('EXISTS', chat.members) == 0 then
+    refuse('NO_CHAT')
+  end
+end
+
+-- The member's cursor: how every operation but join checks who is asking.
+local function check_member(user)
+  local cursor = redis.call('ZSCORE', chat.members, user)
+  if not cursor then
+    check_exists()
+    refuse('NOT_MEMBER')
+  end
+  return tonumber(cursor)
+end
+
+local function check_member_limit(count, max_members)
+  if count > max_members then
+    refuse('TOO_MANY_MEMBERS', count)
+  end
+end
+
+local function check_room(max_members)
+  if redis.call('ZCARD', chat.members) >= max_members then
+    refuse('CHAT_FULL')
+  end
+end
+
+local function last_id()
+  return tonumber(redis.call('GET', chat.ids) or '0')
+end
+
+local function check_up_to(up_to)
+  local last = last_id()
+  if up_to > last then
+    refuse('BEYOND_LAST', last)
+  end
+end
+
+-- The oldest id still held, or last + 1 when the chat holds none: Chat.history().
+local function first_available_id(last)
+  local oldest = redis.call('ZRANGE', chat.msgs, 0, 0, 'WITHSCORES')
+  if oldest[2] then
+    return tonumber(oldest[2])
+  end
+  return last + 1
+end
+
+local function next_id()
+  return redis.call('INCR', chat.ids)
+end
+
+-- Stored as the book's JSON: Java wrote everything after the id, which only this step knows.
+local function store_message(id, tail)
+  local json = '{"id":' .. id .. ',' .. tail
+  redis.call('ZADD', chat.msgs, id, json)
+  return json
+end
+
+local function move_sender_cursor(sender, cursor, id)
+  if cursor == id - 1 then
+    redis.call('ZADD', chat.members, id, sender)
+    return 1
+  end
+  return 0
+end
+
+-- Keeps at most the retention limit: the oldest messages go, read or not.
+local function trim_retained(last, max_retained)
+  if last > max_retained then
+    redis.call('ZREMRANGEBYSCORE', chat.msgs, '-inf', last - max_retained)
+  end
+end
+
+-- Drops what every member has acknowledged: the lowest cursor bounds it.
+local function trim_acknowledged()
+  local lowest = redis.call('ZRANGE', chat.members, 0, 0, 'WITHSCORES')
+  redis.call('ZREMRANGEBYSCORE', chat.msgs, '-inf', lowest[2])
+end
+
+-- KeyedSends: the message a sender sent under a key, while the key's window is open.
+local function forget_closed_keys(now)
+  local closed = redis.call('ZRANGEBYSCORE', chat.windows, '-inf', now, 'LIMIT', 0, FORGET_AT_MOST)
+  if #closed > 0 then
+    redis.call('HDEL', chat.sent, unpack(closed))
+    redis.call('ZREM', chat.windows, unpack(closed))
+  end
+end
+
+local function sent_before(key_field, now)
+  local open_until = redis.call('ZSCORE', chat.windows, key_field)
+  if open_until and tonumber(open_until) > now then
+    return redis.call('HGET', chat.sent, key_field)
+  end
+  return nil
+end
+
+local function remember(key_field, json, forget_at)
+  redis.call('HSET', chat.sent, key_field, json)
+  redis.call('ZADD', chat.windows, forget_at, key_field)
+end
+
+-- ------------------------------------------------------------------ the operations
+
+-- Chat.send. message: { tail, at, key_field ('' for none), key_window }; limits: { max_retained }
+-- publishing: { mode, channel, head }.
+local function send(sender, message, limits, publishing)
+  local cursor = check_member(sender)
+  if message.key_field ~= '' then
+    forget_closed_keys(message.at)
+    local earlier = sent_before(message.key_field, message.at)
+    if earlier then
+      return { 'REPEAT', earlier }
+    end
+  end
+  local id = next_id()
+  local json = store_message(id, message.tail)
+  local moved = move_sender_cursor(sender, cursor, id)
+  trim_retained(id, limits.max_retained)
+  if message.key_field ~= '' then
+    remember(message.key_field, json, message.at + message.key_window)
+  end
+  announce(publishing.mode, publishing.channel, publishing.head .. json .. '}')
+  return { 'SENT', id, moved }
+end
+
+-- Chat.open: everyone at cursor 0, then the creator's first message, as any send.
+local function open(creator, others, first, limits, publishing)
+  local everyone, count = { [creator] = true }, 1
+  for _, other in ipairs(others) do
+    if not everyone[other] then
+      everyone[other] = true
+      count = count + 1
+    end
+  end
+  check_member_limit(count, limits.max_members)
+  if redis.call('EXISTS', chat.members) == 1 then
+    refuse('EXISTS')
+  end
+  -- A deleted chat left nothing, but a book client may have sent to a chat without members:
+  -- a new chat starts at id 1 whatever was there.
+  redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows)
+  for member in pairs(everyone) do
+    redis.call('ZADD', chat.members, 0, member)
+  end
+  local sent = send(creator, first, limits, publishing)
+  local listed = {}
+  for member in pairs(everyone) do
+    listed[#listed + 1] = member
+  end
+  return { 'OPENED', sent[2], listed }
+end
+
+-- Chat.acknowledge: forward only, then drop what every member has seen.
+local function acknowledge(member, up_to)
+  local cursor = check_member(member)
+  check_up_to(up_to)
+  if up_to <= cursor then
+    return { 'ACKNOWLEDGED', cursor }
+  end
+  redis.call('ZADD', chat.members, up_to, member)
+  trim_acknowledged()
+  return { 'ACKNOWLEDGED', up_to }
+end
+
+-- Chat.join: a new member starts at the last id; one already in keeps its cursor.
+local function join(user, limits)
+  check_exists()
+  if redis.call('ZSCORE', chat.members, user) then
+    return { 'ALREADY_MEMBER' }
+  end
+  check_room(limits.max_members)
+  redis.call('ZADD', chat.members, last_id(), user)
+  return { 'JOINED' }
+end
+
+-- Chat.leave: the last one out deletes every key of the chat in this same step, so no send,
+-- join or acknowledge can run in between and find half a chat.
+local function leave(member)
+  check_member(member)
+  redis.call('ZREM', chat.members, member)
+  if redis.call('ZCARD', chat.members) == 0 then
+    redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows)
+    return { 'LEFT', 1 }
+  end
+  trim_acknowledged()
+  return { 'LEFT', 0 }
+end
+
+-- Chat.read and Chat.pending: what Java needs to build either through HistoryWindow.
+-- after: nil for the reader's own cursor (pending).
+local function read(reader, after, limit)
+  local cursor = check_member(reader)
+  local last = last_id()
+  local page = redis.call('ZRANGEBYSCORE', chat.msgs, '(' .. (after or cursor), '+inf', 'LIMIT', 0, limit)
+  return { 'READ', cursor, last, first_available_id(last), page }
+end
+
+-- Chat.summaryFor.
+local function summary(member)
+  local cursor = check_member(member)
+  return { 'SUMMARY', cursor, last_id(), redis.call('ZRANGE', chat.members, 0, -1) }
+end
+
+-- ------------------------------------------------------------------ the scripts' arguments
+-- As ChatScripts.java writes them. ARGV[1] is always the chat's id.
+
+-- send and open: chat, user, tail, at (epoch millis), key field ('' for none), key window
+-- (millis), max retained, max members, publish mode, channel, event head [, others...]
+local function posting_arguments()
+  return ARGV[2],
+      { tail = ARGV[3], at = tonumber(ARGV[4]), key_field = ARGV[5], key_window = tonumber(ARGV[6]) },
+      { max_retained = tonumber(ARGV[7]), max_members = tonumber(ARGV[8]) },
+      { mode = ARGV[9], channel = ARGV[10], head = ARGV[11] }
+end
+
+local function others_argument()
+  return { unpack(ARGV, 12) }
+end
