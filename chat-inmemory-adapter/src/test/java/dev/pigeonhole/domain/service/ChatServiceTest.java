@@ -1,0 +1,261 @@
+package dev.pigeonhole.domain.service;
+
+import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
+import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.domain.model.Channel;
+import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.ChatSummary;
+import dev.pigeonhole.domain.model.CreatedChat;
+import dev.pigeonhole.domain.model.IdempotencyKey;
+import dev.pigeonhole.domain.model.InvalidInputException;
+import dev.pigeonhole.domain.model.Joined;
+import dev.pigeonhole.domain.model.Left;
+import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.LiveEvent.MembershipChanged;
+import dev.pigeonhole.domain.model.LiveEvent.MessagePosted;
+import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.MessagePage;
+import dev.pigeonhole.domain.model.Opened;
+import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.UnknownChatException;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.CreateChat;
+import dev.pigeonhole.domain.port.in.FetchPending;
+import dev.pigeonhole.domain.port.in.JoinChat;
+import dev.pigeonhole.domain.port.in.LeaveChat;
+import dev.pigeonhole.domain.port.in.ReadMessages;
+import dev.pigeonhole.domain.port.in.SendMessage;
+import dev.pigeonhole.domain.port.out.Chats;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The group chat use cases on the in-memory store: what the service adds around the store's
+ * step (the configured body limit, the clock, drawing chat ids, announcing memberships).
+ */
+class ChatServiceTest {
+
+    private static final UserId ALICE = UserId.of("alice");
+    private static final UserId BOB = UserId.of("bob");
+    private static final UserId CAROL = UserId.of("carol");
+    private static final ChatId LUNCH = ChatId.of("lunch");
+    private static final Limits LIMITS = Limits.DEFAULTS.withMaxBodyLength(10);
+
+    private final TestClock clock = new TestClock();
+    private final InMemoryChannels channels = new InMemoryChannels();
+    private final InMemoryChats chats = new InMemoryChats(LIMITS, channels);
+    private final Heard memberships = new Heard(channels, Channel.MEMBERSHIPS);
+    private final ChatService service = new ChatService(chats, channels, LIMITS, clock);
+
+    @AfterEach
+    void stopListening() {
+        memberships.close();
+    }
+
+    private CreatedChat openLunch() {
+        return service.create(new CreateChat.Command(ALICE, Set.of(BOB), Optional.of(LUNCH), "hi bob"));
+    }
+
+    @Test
+    void creating_opens_the_chat_with_its_first_message_at_the_clock_s_time() {
+        CreatedChat created = openLunch();
+
+        assertThat(created.chat()).isEqualTo(LUNCH);
+        assertThat(created.firstMessage()).isEqualTo(new Message(1, TestClock.START, ALICE, "hi bob"));
+        assertThat(service.chatsOf(BOB)).extracting(ChatSummary::chat).containsExactly(LUNCH);
+    }
+
+    @Test
+    void every_member_of_a_new_chat_is_told_after_the_chat_exists() throws InterruptedException {
+        openLunch();
+
+        assertThat(memberships.all()).containsExactly(
+                new MembershipChanged(ALICE, LUNCH, true), new MembershipChanged(BOB, LUNCH, true));
+    }
+
+    @Test
+    void a_chat_without_a_chosen_id_gets_one_from_the_store() {
+        CreatedChat created = service.create(new CreateChat.Command(ALICE, Set.of(), Optional.empty(), "hello"));
+
+        assertThat(service.chatsOf(ALICE)).extracting(ChatSummary::chat).containsExactly(created.chat());
+    }
+
+    @Test
+    void a_generated_id_that_someone_chose_meanwhile_is_drawn_again() {
+        ChatService racing = new ChatService(new ChoosingFirst(chats, 1), channels, LIMITS, clock);
+
+        CreatedChat created = racing.create(new CreateChat.Command(ALICE, Set.of(), Optional.empty(), "hello"));
+
+        assertThat(created.chat()).isNotEqualTo(ChatId.of("1"));
+        assertThat(chats.chatsOf(CAROL)).extracting(ChatSummary::chat).containsExactly(ChatId.of("1"));
+    }
+
+    @Test
+    void after_five_clashes_in_a_row_creating_gives_up() {
+        ChatService racing = new ChatService(new ChoosingFirst(chats, 5), channels, LIMITS, clock);
+
+        assertThatExceptionOfType(ChatAlreadyExistsException.class).isThrownBy(
+                () -> racing.create(new CreateChat.Command(ALICE, Set.of(), Optional.empty(), "hello")));
+        assertThat(service.chatsOf(ALICE)).isEmpty();
+    }
+
+    @Test
+    void a_chosen_id_that_is_taken_is_refused() {
+        openLunch();
+
+        assertThatExceptionOfType(ChatAlreadyExistsException.class).isThrownBy(
+                () -> service.create(new CreateChat.Command(CAROL, Set.of(), Optional.of(LUNCH), "mine")));
+    }
+
+    @Test
+    void a_body_over_the_configured_limit_is_refused_and_nothing_is_stored() {
+        openLunch();
+
+        assertThatExceptionOfType(InvalidInputException.class)
+                .isThrownBy(() -> service.send(new SendMessage.Command(LUNCH, BOB, "far too long for it")))
+                .withMessage("message is 19 characters long; the limit is 10");
+        assertThatExceptionOfType(InvalidInputException.class).isThrownBy(() -> service.create(
+                new CreateChat.Command(ALICE, Set.of(), Optional.of(ChatId.of("other")), "far too long for it")));
+        assertThat(service.chatsOf(BOB).getFirst().lastId()).isEqualTo(1);
+        assertThat(service.chatsOf(ALICE)).hasSize(1);
+    }
+
+    @Test
+    void a_send_is_stamped_with_the_clock_and_announced_by_the_store() throws InterruptedException {
+        openLunch();
+        clock.advance(Duration.ofMinutes(1));
+        try (Heard lunch = new Heard(channels, Channel.ofChat(LUNCH))) {
+
+            Message sent = service.send(new SendMessage.Command(LUNCH, BOB, "hi alice",
+                    Optional.of(IdempotencyKey.of("k1"))));
+            Message again = service.send(new SendMessage.Command(LUNCH, BOB, "hi alice",
+                    Optional.of(IdempotencyKey.of("k1"))));
+
+            assertThat(sent).isEqualTo(new Message(2, TestClock.START.plusSeconds(60), BOB, "hi alice"));
+            assertThat(again).isEqualTo(sent);
+            assertThat(lunch.all()).containsExactly(new MessagePosted(LUNCH, sent));
+        }
+    }
+
+    @Test
+    void pending_read_and_acknowledge_go_to_the_store_unchanged() {
+        openLunch();
+        service.send(new SendMessage.Command(LUNCH, ALICE, "two"));
+
+        List<PendingChat> pending = service.pending(new FetchPending.Query(BOB, 1));
+        service.acknowledge(new AcknowledgeMessages.Command(BOB, LUNCH, 1));
+        MessagePage page = service.messagesAfter(new ReadMessages.Query(BOB, LUNCH, 1, 10));
+
+        assertThat(pending).singleElement().satisfies(chat -> {
+            assertThat(chat.unread()).isEqualTo(2);
+            assertThat(chat.messages()).extracting(Message::id).containsExactly(1L);
+        });
+        assertThat(service.chatsOf(BOB).getFirst().cursor()).isEqualTo(1);
+        assertThat(page.messages()).extracting(Message::body).containsExactly("two");
+    }
+
+    @Test
+    void joining_tells_the_newcomer_and_joining_again_tells_no_one() throws InterruptedException {
+        openLunch();
+        memberships.all();
+
+        service.join(new JoinChat.Command(LUNCH, CAROL));
+        service.join(new JoinChat.Command(LUNCH, CAROL));
+
+        assertThat(memberships.all()).containsExactly(new MembershipChanged(CAROL, LUNCH, true));
+    }
+
+    @Test
+    void leaving_tells_the_leaver_after_it_is_gone() throws InterruptedException {
+        openLunch();
+        memberships.all();
+
+        service.leave(new LeaveChat.Command(LUNCH, BOB));
+
+        assertThat(memberships.all()).containsExactly(new MembershipChanged(BOB, LUNCH, false));
+        assertThat(service.chatsOf(BOB)).isEmpty();
+    }
+
+    @Test
+    void a_refused_change_announces_nothing() throws InterruptedException {
+        assertThatExceptionOfType(UnknownChatException.class)
+                .isThrownBy(() -> service.join(new JoinChat.Command(LUNCH, CAROL)));
+
+        assertThat(memberships.all()).isEmpty();
+    }
+
+    /**
+     * The in-memory store, with someone else choosing each id it draws just before this creator
+     * opens it, the first {@code times} times: the race a generated id can lose.
+     */
+    private static final class ChoosingFirst implements Chats {
+
+        private final Chats store;
+        private int times;
+
+        ChoosingFirst(Chats store, int times) {
+            this.store = store;
+            this.times = times;
+        }
+
+        @Override
+        public ChatId newChatId() {
+            ChatId drawn = store.newChatId();
+            if (times-- > 0) {
+                store.open(drawn, CAROL, Set.of(), "mine first", Instant.EPOCH);
+            }
+            return drawn;
+        }
+
+        @Override
+        public Opened open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at) {
+            return store.open(chat, creator, members, body, at);
+        }
+
+        @Override
+        public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
+            return store.send(chat, sender, body, at, key);
+        }
+
+        @Override
+        public List<PendingChat> pending(UserId user, int perChatLimit) {
+            return store.pending(user, perChatLimit);
+        }
+
+        @Override
+        public void acknowledge(UserId user, ChatId chat, long upTo) {
+            store.acknowledge(user, chat, upTo);
+        }
+
+        @Override
+        public MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit) {
+            return store.messagesAfter(reader, chat, after, limit);
+        }
+
+        @Override
+        public Joined join(ChatId chat, UserId user) {
+            return store.join(chat, user);
+        }
+
+        @Override
+        public Left leave(ChatId chat, UserId user) {
+            return store.leave(chat, user);
+        }
+
+        @Override
+        public List<ChatSummary> chatsOf(UserId user) {
+            return store.chatsOf(user);
+        }
+    }
+}
