@@ -9,11 +9,11 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyP
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.constructors;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.Architectures.onionArchitecture;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * DESIGN.md §2 as executable rules, one named field each. Package patterns are relative
+ * The hexagon of docs/DESIGN.md §2 as executable rules, one named field each. Package patterns are relative
  * ({@code ..domain..}) so that {@code HexagonRulesCatchViolationsTest} can aim the very same rules
  * at small deliberately broken fixtures and prove each one fails when it should.
  *
@@ -25,19 +25,27 @@ public final class HexagonRules {
     private HexagonRules() {
     }
 
+    /**
+     * The rings as a teacher draws them: the domain model (the chat aggregate, values, events,
+     * errors) at the centre; the ports around it (use cases in, driven ports out); the
+     * application services that serve the use cases; the adapters outside. The composition root
+     * wires every ring and the contract suite drives the ports from outside; neither is a ring.
+     */
     @ArchTest
-    public static final ArchRule layers_point_inwards = onionArchitecture()
-            .domainModels("..domain.model..")
-            .domainServices("..domain.port..")
-            .applicationServices("..domain.service..")
-            .adapter("in-memory", "..adapter.inmemory..")
-            .adapter("redis", "..adapter.redis..")
-            .adapter("http", "..adapter.http..")
-            // The composition root wires every ring and the contract suite drives the ports from
-            // outside; neither is part of the onion, so their dependencies are not its business.
+    public static final ArchRule layers_point_inwards = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("domain model").definedBy("..domain.model..")
+            .layer("ports").definedBy("..domain.port..")
+            .layer("application services").definedBy("..domain.service..")
+            .layer("adapters").definedBy("..adapter..")
+            .whereLayer("adapters").mayNotBeAccessedByAnyLayer()
+            .whereLayer("application services").mayNotBeAccessedByAnyLayer()
+            .whereLayer("ports").mayOnlyBeAccessedByLayers("application services", "adapters")
+            .whereLayer("domain model").mayOnlyBeAccessedByLayers("ports", "application services", "adapters")
             .ignoreDependency(resideInAnyPackage("..app..", "..tck.."), alwaysTrue())
-            .because("the hexagon only works if dependencies point inwards: the model knows nothing, the ports "
-                    + "know the model, the services know the ports, and adapters plug in from outside");
+            .because("the hexagon only works if dependencies point inwards: the domain model knows nothing, the "
+                    + "ports know the model, the application services know the ports, and adapters plug in from "
+                    + "outside");
 
     @ArchTest
     public static final ArchRule domain_depends_on_the_jdk_alone = classes()
@@ -139,14 +147,15 @@ public final class HexagonRules {
             .that().resideInAPackage("..adapter.http..")
             .should().dependOnClassesThat().resideInAPackage("..domain.port.out..")
             .because("a driving adapter asks the application what it can do (port.in); reaching a driven port "
-                    + "would skip the rules the services keep, such as who may read a chat");
+                    + "would skip what the services do around the store, such as the configured limits, the clock "
+                    + "and announcing membership changes");
 
     @ArchTest
     public static final ArchRule only_the_http_adapter_touches_the_web_server = noClasses()
             .that().resideOutsideOfPackage("..adapter.http..")
             .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "org.eclipse.jetty..")
-            .because("HTTP is one way in among several (a CLI, later WebSockets); the web framework stays in the "
-                    + "adapter that speaks it, so replacing it touches one module");
+            .because("HTTP is one way in among several (the demo command drives the use cases directly); the web "
+                    + "framework stays in the adapter that speaks it, so replacing it touches one module");
 
     @ArchTest
     public static final ArchRule only_the_http_adapter_handles_tokens = noClasses()

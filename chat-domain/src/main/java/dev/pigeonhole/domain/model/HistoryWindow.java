@@ -21,11 +21,6 @@ public record HistoryWindow(long firstAvailableId, long lastId) {
         }
     }
 
-    /** A chat with no message yet. */
-    public static HistoryWindow empty() {
-        return new HistoryWindow(1, 0);
-    }
-
     /** How many messages came after {@code cursor}; ids have no gaps, so this is a subtraction. */
     public static long unread(long cursor, long lastId) {
         return Math.max(0, lastId - cursor);

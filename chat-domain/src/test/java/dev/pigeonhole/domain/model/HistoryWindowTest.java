@@ -45,7 +45,6 @@ class HistoryWindowTest {
 
         assertThat(window.pending(CHAT, 2, List.of(FIVE))).isEqualTo(new PendingChat(CHAT, List.of(FIVE), 4, true, 5));
         assertThat(window.page(4, List.of(FIVE))).isEqualTo(new MessagePage(List.of(FIVE), false, 5, 6));
-        assertThat(HistoryWindow.empty()).isEqualTo(new HistoryWindow(1, 0));
     }
 
     @Test

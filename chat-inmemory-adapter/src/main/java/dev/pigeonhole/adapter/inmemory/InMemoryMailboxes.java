@@ -1,7 +1,6 @@
 package dev.pigeonhole.adapter.inmemory;
 
 import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.UserId;
@@ -49,10 +48,6 @@ public final class InMemoryMailboxes implements Mailboxes {
 
     @Override
     public List<DirectMessage> take(UserId owner, int max) {
-        Objects.requireNonNull(owner, "owner");
-        if (max < 1) {
-            throw new InvalidInputException("max must be at least 1, not " + max);
-        }
         List<DirectMessage> taken = new ArrayList<>();
         mailboxes.computeIfPresent(owner, (key, mailbox) -> {
             mailbox.drainTo(taken, max);

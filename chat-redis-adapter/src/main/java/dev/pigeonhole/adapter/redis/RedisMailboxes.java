@@ -1,7 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.UserId;
@@ -44,9 +43,6 @@ public final class RedisMailboxes implements Mailboxes {
 
     @Override
     public List<DirectMessage> take(UserId owner, int max) {
-        if (max < 1) {
-            throw new InvalidInputException("take at least 1 message, not " + max);
-        }
         ScriptCall call = new ScriptCall(Scripts.MAILBOX_TAKE, List.of(keys.mailbox(owner)), List.of(Integer.toString(max)));
         Reply reply = Reply.of(redis.run(call), Scripts.MAILBOX_TAKE);
         List<String> taken = reply.texts(0);

@@ -22,9 +22,8 @@ public interface Mailboxes {
 
     /**
      * Removes and returns up to {@code max} of the oldest messages, atomically: two takers never
-     * receive the same message, and none is lost between them. {@code max} is at least 1 (the
-     * command checks); an adapter rejects less with
-     * {@link dev.pigeonhole.domain.model.InvalidInputException}.
+     * receive the same message, and none is lost between them. {@code max} is at least 1: the
+     * command checked it, and a store does not check it again.
      */
     List<DirectMessage> take(UserId owner, int max);
 }
