@@ -8,6 +8,7 @@ import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.FetchPending;
@@ -44,6 +45,8 @@ final class UserFeed implements LiveFeed {
     private final Queue<LiveSignal> caughtUp = new ArrayDeque<>();
     /** The highest message id handed out per chat, the chat heard from most recently last. */
     private final Map<ChatId, Long> highestIds = new LinkedHashMap<>();
+    /** A resync came and the chats followed may be stale: settled against the store when it answers. */
+    private boolean membershipsInDoubt;
     /** The chats followed from the start, caught up on the first read; null once that is done. */
     private Set<ChatId> toCatchUp;
 
@@ -106,6 +109,13 @@ final class UserFeed implements LiveFeed {
 
     /** False for what the feed keeps to itself: a repeat, or a membership change it acts on. */
     private boolean handOut(LiveSignal signal) {
+        if (signal instanceof LiveSignal.Resync) {
+            // A membership change may be among what was missed: follow what the store says now.
+            membershipsInDoubt = true;
+        }
+        if (membershipsInDoubt && !(signal instanceof LiveSignal.Closed)) {
+            settleMemberships();
+        }
         return switch (signal) {
             case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) -> firstTime(posted.chat(), posted.message());
             case LiveSignal.Event(var channel, LiveEvent.MembershipChanged changed) -> {
@@ -114,11 +124,7 @@ final class UserFeed implements LiveFeed {
                 }
                 yield false;
             }
-            case LiveSignal.Resync resync -> {
-                // A membership change may be among what was missed: follow what the store says now.
-                followWhatTheStoreSays();
-                yield true;
-            }
+            case LiveSignal.Resync resync -> true;
             case LiveSignal.Event event -> true;
             case LiveSignal.Closed closed -> true;
         };
@@ -157,6 +163,19 @@ final class UserFeed implements LiveFeed {
         }
         subscription.add(Channel.ofChat(chat));
         catchUp(chat::equals, false);
+    }
+
+    /**
+     * The store may not answer yet when the subscription is back (a restarted Redis): then the
+     * next event tries again, rather than ending a feed the client is about to resync anyway.
+     */
+    private void settleMemberships() {
+        try {
+            followWhatTheStoreSays();
+            membershipsInDoubt = false;
+        } catch (StoreUnavailableException stillDown) {
+            // Still in doubt; the next signal tries again.
+        }
     }
 
     private void followWhatTheStoreSays() {
