@@ -1,9 +1,7 @@
 package dev.pigeonhole.adapter.http;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -220,43 +218,27 @@ public final class LiveClient implements AutoCloseable {
         unread.add(received);
     }
 
-    /** Server-Sent Events as the standard reads them: fields up to a blank line make one event. */
+    /** The stream's events until it ends: the last one says why, a comment is a keep-alive. */
     private void readEvents(InputStream body) {
-        String event = "message";
-        String id = null;
-        StringBuilder data = new StringBuilder();
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = lines.readLine()) != null) {
-                long now = System.nanoTime();
-                if (line.isEmpty()) {
-                    if (!data.isEmpty()) {
-                        if (id != null) {
-                            lastEventId = id;
-                        }
-                        if (event.equals("closed")) {
-                            closed.complete(new Closing(0, JSON.readTree(data.toString()).get("reason").stringValue()));
-                        } else {
-                            arrived(now, data.toString(), id);
-                        }
+        try {
+            ServerSentEvents.read(body, new ServerSentEvents.Listener() {
+                @Override
+                public void onEvent(long nanos, String name, String data, String id) {
+                    if (id != null) {
+                        lastEventId = id;
                     }
-                    event = "message";
-                    id = null;
-                    data.setLength(0);
-                } else if (line.startsWith(":")) {
-                    keepAlives.incrementAndGet();
-                } else {
-                    int colon = line.indexOf(':');
-                    String field = colon < 0 ? line : line.substring(0, colon);
-                    String value = colon < 0 ? "" : line.substring(colon + 1).replaceFirst("^ ", "");
-                    switch (field) {
-                        case "event" -> event = value;
-                        case "id" -> id = value;
-                        case "data" -> data.append(data.isEmpty() ? "" : "\n").append(value);
-                        default -> { } // retry, and anything unknown, as the standard says
+                    if (name.equals("closed")) {
+                        closed.complete(new Closing(0, JSON.readTree(data).get("reason").stringValue()));
+                    } else {
+                        arrived(nanos, data, id);
                     }
                 }
-            }
+
+                @Override
+                public void onComment() {
+                    keepAlives.incrementAndGet();
+                }
+            });
             closed.complete(new Closing(0, "ended"));
         } catch (IOException e) {
             closed.completeExceptionally(e);
