@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
-import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * WebSocket's bound: a last {@code closed} event is queued behind the rest, and a client that has
  * not taken it {@link LiveSocket#SLOW_CLOSE_GRACE} later is dropped outright.
  *
- * <p>A comment goes out after every {@code heartbeat} without a frame, so proxies keep a quiet
- * stream open and a client that went away is noticed.
+ * <p>A comment goes out after a third of the idle timeout without a frame, so the server, proxies
+ * and the client keep a quiet stream open, and a client that went away is noticed.
  */
 final class EventStream implements LiveConnections.Connection {
 
@@ -57,6 +57,8 @@ final class EventStream implements LiveConnections.Connection {
     }
 
     private final Context ctx;
+    /** The connection under the stream, to keep it open while quiet and to drop it when stuck. */
+    private final EndPoint endPoint;
     private final UserId user;
     private final LiveFeed feed;
     private final HttpMetrics metrics;
@@ -70,12 +72,20 @@ final class EventStream implements LiveConnections.Connection {
     /** When a frame was last queued (nanoTime); only the pump touches it. */
     private long lastQueued = System.nanoTime();
 
-    EventStream(Context ctx, UserId user, LiveFeed feed, HttpMetrics metrics, Duration heartbeat) {
+    /**
+     * @param idleTimeout how long the stream may carry nothing before the connection is closed,
+     *                    as for a socket; a comment goes out after a third of it
+     */
+    EventStream(Context ctx, UserId user, LiveFeed feed, HttpMetrics metrics, Duration idleTimeout) {
         this.ctx = ctx;
+        this.endPoint = ServletContextRequest.getServletContextRequest(ctx.req())
+                .getConnectionMetaData().getConnection().getEndPoint();
         this.user = user;
         this.feed = feed;
         this.metrics = metrics;
-        this.heartbeat = heartbeat;
+        this.heartbeat = idleTimeout.dividedBy(3);
+        // The connector's own idle timeout is for requests that end; this one lives on.
+        endPoint.setIdleTimeout(idleTimeout.toMillis());
     }
 
     /** Runs the stream on the request's own (asynchronous) thread; the response ends when this returns. */
@@ -211,10 +221,6 @@ final class EventStream implements LiveConnections.Connection {
 
     /** Closes the connection under a writer that is stuck on a client that never reads. */
     private void drop() {
-        ServletContextRequest request = ServletContextRequest.getServletContextRequest(ctx.req());
-        Connection connection = request != null ? request.getConnectionMetaData().getConnection() : null;
-        if (connection != null) {
-            connection.getEndPoint().close();
-        }
+        endPoint.close();
     }
 }

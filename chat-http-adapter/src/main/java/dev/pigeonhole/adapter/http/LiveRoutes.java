@@ -26,14 +26,14 @@ final class LiveRoutes {
     private final UseCases useCases;
     private final LiveConnections connections;
     private final HttpMetrics metrics;
-    /** How long an event stream may stay quiet before it gets a comment: a third of the live idle timeout. */
-    private final Duration heartbeat;
+    /** How long a live connection, of either transport, may carry nothing before it is closed. */
+    private final Duration idleTimeout;
 
-    LiveRoutes(UseCases useCases, LiveConnections connections, HttpMetrics metrics, Duration liveIdleTimeout) {
+    LiveRoutes(UseCases useCases, LiveConnections connections, HttpMetrics metrics, Duration idleTimeout) {
         this.useCases = useCases;
         this.connections = connections;
         this.metrics = metrics;
-        this.heartbeat = liveIdleTimeout.dividedBy(3);
+        this.idleTimeout = idleTimeout;
     }
 
     void register(RoutesConfig routes, Endpoints endpoints) {
@@ -55,16 +55,27 @@ final class LiveRoutes {
                     EVENTS_PATH + " is a Server-Sent Events stream: send 'Accept: " + EVENT_STREAM + "'");
         }
         // Subscribed here, before the stream reads pending: nothing can fall in between.
-        EventStream stream = new EventStream(ctx, caller, useCases.subscribeToLiveEvents().subscribe(caller, received),
-                metrics, heartbeat);
-        connections.add(stream);
-        new SseHandler(client -> {
-            try {
-                stream.run(client);
-            } finally {
+        LiveFeed feed = useCases.subscribeToLiveEvents().subscribe(caller, received);
+        EventStream stream = null;
+        try {
+            stream = new EventStream(ctx, caller, feed, metrics, idleTimeout);
+            connections.add(stream);
+            EventStream started = stream;
+            new SseHandler(client -> {
+                try {
+                    started.run(client);
+                } finally {
+                    connections.remove(started);
+                }
+            }).handle(ctx);
+        } catch (RuntimeException e) {
+            // Nothing runs the stream, so nothing else would let go of what it holds.
+            if (stream != null) {
                 connections.remove(stream);
             }
-        }).handle(ctx);
+            feed.close();
+            throw e;
+        }
     }
 
     private void registerSocket(RoutesConfig routes, Endpoints endpoints) {

@@ -81,8 +81,10 @@ class EventStreamTest {
              InputStream raw = stream(api, alice)) {
             String retryHint = "retry: " + EventStream.RETRY.toMillis() + "\n\n";
             assertThat(new String(raw.readNBytes(retryHint.length()), StandardCharsets.UTF_8)).isEqualTo(retryHint);
-            await().atMost(Duration.ofSeconds(10)).until(() -> live.keepAlives() >= 3);
-            assertThat(live.closed()).isNotDone();
+            long quietSince = System.nanoTime();
+            await().atMost(Duration.ofSeconds(10)).until(() -> live.keepAlives() >= 4);
+            assertThat(Duration.ofNanos(System.nanoTime() - quietSince)).isGreaterThan(idleTimeout);
+            assertThat(live.closed()).as("closed by the idle timeout").isNotDone();
             await().atMost(Duration.ofSeconds(10)).until(() -> metric(api, "pigeonhole_live_event_streams") == 2.0);
             assertThat(metric(api, "pigeonhole_live_sessions")).isEqualTo(2.0);
 
