@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.LiveClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -38,9 +39,9 @@ final class ChatCrowd implements AutoCloseable {
     private static final Duration SETUP_PATIENCE = Duration.ofSeconds(60);
 
     private final List<Chat> chats;
-    private final List<LiveSocketClient> clients = new ArrayList<>();
-    private final Map<LiveSocketClient, Chat> chatOf = new IdentityHashMap<>();
-    private final Map<Chat, LiveSocketClient> creators = new IdentityHashMap<>();
+    private final List<LiveClient> clients = new ArrayList<>();
+    private final Map<LiveClient, Chat> chatOf = new IdentityHashMap<>();
+    private final Map<Chat, LiveClient> creators = new IdentityHashMap<>();
 
     private ChatCrowd(List<Chat> chats) {
         this.chats = chats;
@@ -89,7 +90,7 @@ final class ChatCrowd implements AutoCloseable {
             for (String token : chat.tokens()) {
                 boolean creator = token.equals(chat.creatorToken());
                 inFlight.acquire();
-                opened.add(LiveSocketClient.open(server.port(), token)
+                opened.add(LiveClient.openSocket(server.port(), token)
                         .whenComplete((client, failure) -> inFlight.release())
                         .thenAccept(client -> {
                             synchronized (clients) {
@@ -107,7 +108,7 @@ final class ChatCrowd implements AutoCloseable {
         int all = chats.stream().mapToInt(chat -> chat.users().size()).sum();
         await().atMost(SETUP_PATIENCE).until(() -> ServerMetrics.liveSessions(api) == all);
         for (Chat chat : chats) {
-            for (LiveSocketClient client : clientsOf(chat)) {
+            for (LiveClient client : clientsOf(chat)) {
                 if (client != creators.get(chat)) {
                     client.next(event -> event.get("type").stringValue().equals("message")
                             && event.get("message").get("message").stringValue().equals("hello"));
@@ -117,19 +118,19 @@ final class ChatCrowd implements AutoCloseable {
     }
 
     /** The socket of the chat's creator. */
-    LiveSocketClient creatorOf(Chat chat) {
+    LiveClient creatorOf(Chat chat) {
         synchronized (clients) {
             return creators.get(chat);
         }
     }
 
-    List<LiveSocketClient> clients() {
+    List<LiveClient> clients() {
         synchronized (clients) {
             return List.copyOf(clients);
         }
     }
 
-    List<LiveSocketClient> clientsOf(Chat chat) {
+    List<LiveClient> clientsOf(Chat chat) {
         synchronized (clients) {
             return clients.stream().filter(client -> chatOf.get(client) == chat).toList();
         }
@@ -138,7 +139,7 @@ final class ChatCrowd implements AutoCloseable {
     /** Drops every socket at once, as clients that go away do. */
     @Override
     public void close() {
-        clients().forEach(LiveSocketClient::close);
+        clients().forEach(LiveClient::close);
     }
 
     private static <T, R> List<R> inParallel(List<T> items, Function<T, R> work) throws InterruptedException {

@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ class LiveOnLatencyTest {
         try (ChatCrowd crowd = ChatCrowd.create(api, 1, SOCKETS)) {
             crowd.connectAll(server);
             ChatCrowd.Chat chat = crowd.chats().getFirst();
-            List<LiveSocketClient> sockets = crowd.clientsOf(chat);
+            List<LiveClient> sockets = crowd.clientsOf(chat);
             assertThat(sockets).hasSize(SOCKETS);
 
             // Message i (from 0) has id i + 2, after the opening message, and says "m<i>".
@@ -102,13 +103,13 @@ class LiveOnLatencyTest {
             }
             Histogram backToBack = new Histogram(3);
             Histogram oneAtATime = new Histogram(3);
-            for (LiveSocketClient socket : sockets) {
+            for (LiveClient socket : sockets) {
                 List<String> expected = new ArrayList<>(everything);
                 if (socket != crowd.creatorOf(chat)) {
                     expected.addFirst("1 hello");
                 }
                 assertThat(socket.messages(chat.id())).as("one socket's messages, each once, in order").isEqualTo(expected);
-                for (LiveSocketClient.Received received : socket.received()) {
+                for (LiveClient.Received received : socket.received()) {
                     if (!received.type().equals("message")) {
                         continue;
                     }
@@ -130,8 +131,8 @@ class LiveOnLatencyTest {
         }
     }
 
-    private static void awaitEverywhere(List<LiveSocketClient> sockets, long id) throws InterruptedException {
-        for (LiveSocketClient socket : sockets) {
+    private static void awaitEverywhere(List<LiveClient> sockets, long id) throws InterruptedException {
+        for (LiveClient socket : sockets) {
             socket.next(event -> event.get("type").stringValue().equals("message")
                     && event.get("message").get("id").longValue() == id);
         }

@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,7 +78,7 @@ class LiveOnRedisResyncTest {
 
     @Test
     void a_killed_subscription_connection_makes_sockets_resync_and_then_pushes_each_message_once() throws Exception {
-        try (LiveSocketClient bobs = LiveSocketClient.connect(listening, bobToken)) {
+        try (LiveClient bobs = LiveClient.socket(listening.port(), bobToken)) {
             awaitMessage(bobs, 1);
 
             assertThat(redis.target().killConnections(CLIENT_NAME, "pubsub")).as("subscription connections killed")
@@ -95,7 +96,7 @@ class LiveOnRedisResyncTest {
 
     @Test
     void a_redis_restart_makes_sockets_resync_and_then_pushes_each_message_once() throws Exception {
-        try (LiveSocketClient bobs = LiveSocketClient.connect(listening, bobToken)) {
+        try (LiveClient bobs = LiveClient.socket(listening.port(), bobToken)) {
             awaitMessage(bobs, 1);
             send("before the restart");
             awaitMessage(bobs, 2);
@@ -115,7 +116,7 @@ class LiveOnRedisResyncTest {
      * What bob's socket pushed has no repeats and is in order, and with what pulling pending
      * gives (as a client does on {@code resync}) it makes every id from 1 to {@code last}.
      */
-    private void assertNothingMissedAndNothingTwice(LiveSocketClient bobs, long last) {
+    private void assertNothingMissedAndNothingTwice(LiveClient bobs, long last) {
         List<Long> pushed = ids(bobs.received().stream()
                 .filter(received -> received.type().equals("message"))
                 .map(received -> received.event().get("message")).toList());
@@ -150,7 +151,7 @@ class LiveOnRedisResyncTest {
         assertThat(last.get().status()).as(last.get().toString()).isEqualTo(201);
     }
 
-    private static void awaitMessage(LiveSocketClient client, long id) throws InterruptedException {
+    private static void awaitMessage(LiveClient client, long id) throws InterruptedException {
         client.next(event -> event.get("type").stringValue().equals("message") && event.get("message").get("id").longValue() == id);
     }
 

@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.redis.RedisSettings.HostAndPort;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
@@ -110,7 +111,7 @@ class LiveOnRedisSubscriptionsTest {
                 assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
             }
             for (ChatCrowd.Chat chat : crowd.chats()) {
-                for (LiveSocketClient client : crowd.clientsOf(chat)) {
+                for (LiveClient client : crowd.clientsOf(chat)) {
                     client.next(event -> event.get("type").stringValue().equals("message"));
                     List<String> expected = client == crowd.creatorOf(chat)
                             ? List.of("2 to all of " + chat.id())
@@ -121,11 +122,11 @@ class LiveOnRedisSubscriptionsTest {
             long fannedOut = System.nanoTime();
 
             // Down to one socket per chat, every subscription stays and still delivers.
-            List<LiveSocketClient> survivors = new ArrayList<>();
+            List<LiveClient> survivors = new ArrayList<>();
             for (ChatCrowd.Chat chat : crowd.chats()) {
-                List<LiveSocketClient> sockets = crowd.clientsOf(chat);
+                List<LiveClient> sockets = crowd.clientsOf(chat);
                 survivors.add(sockets.getLast());
-                sockets.subList(0, sockets.size() - 1).forEach(LiveSocketClient::close);
+                sockets.subList(0, sockets.size() - 1).forEach(LiveClient::close);
             }
             await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(api) == CHATS);
             assertThat(subscribers(channels).where()).as("subscribers with one socket left per chat")
@@ -136,7 +137,7 @@ class LiveOnRedisSubscriptionsTest {
                 HttpApi.Answer sent = api.post("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
                         Map.of("message", "to the last one"));
                 assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
-                LiveSocketClient last = survivors.get(i);
+                LiveClient last = survivors.get(i);
                 last.next(event -> event.get("type").stringValue().equals("message")
                         && event.get("message").get("id").longValue() == 3);
                 assertThat(last.messages(chat.id())).last().isEqualTo("3 to the last one");

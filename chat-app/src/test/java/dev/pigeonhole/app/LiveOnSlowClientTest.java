@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.LiveClient;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -61,8 +62,8 @@ class LiveOnSlowClientTest {
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String chat = created.json().get("chatId").stringValue();
 
-        try (LiveSocketClient carols = LiveSocketClient.connect(server, api.signIn(carol));
-             LiveSocketClient daves = LiveSocketClient.connect(server, api.signIn(dave));
+        try (LiveClient carols = LiveClient.socket(server.port(), api.signIn(carol));
+             LiveClient daves = LiveClient.socket(server.port(), api.signIn(dave));
              StalledSocket bobs = StalledSocket.open(server.port(), api.signIn(bob));
              StalledSocket erins = StalledSocket.open(server.port(), api.signIn(erin))) {
             await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.liveSessions(api) == 4.0);
@@ -136,10 +137,10 @@ class LiveOnSlowClientTest {
         assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
-    private static List<Long> ids(LiveSocketClient client, String chat) {
+    private static List<Long> ids(LiveClient client, String chat) {
         return client.received().stream()
                 .filter(received -> received.type().equals("message"))
-                .map(LiveSocketClient.Received::event)
+                .map(LiveClient.Received::event)
                 .filter(event -> event.get("chatId").stringValue().equals(chat))
                 .map(event -> event.get("message").get("id").longValue())
                 .toList();

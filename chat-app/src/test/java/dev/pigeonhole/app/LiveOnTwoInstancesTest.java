@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import java.util.List;
@@ -67,8 +68,8 @@ class LiveOnTwoInstancesTest {
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String chat = created.json().get("chatId").stringValue();
 
-        try (LiveSocketClient bobOnJedis = LiveSocketClient.connect(throughJedis, jedisApi.signIn(bob));
-             LiveSocketClient carolOnLettuce = LiveSocketClient.connect(throughLettuce, lettuceApi.signIn(carol))) {
+        try (LiveClient bobOnJedis = LiveClient.socket(throughJedis.port(), jedisApi.signIn(bob));
+             LiveClient carolOnLettuce = LiveClient.socket(throughLettuce.port(), lettuceApi.signIn(carol))) {
             // The opening message comes from pending, after each socket's subscriptions are in place.
             awaitMessage(bobOnJedis, 1);
             awaitMessage(carolOnLettuce, 1);
@@ -92,7 +93,7 @@ class LiveOnTwoInstancesTest {
         assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
-    private static void awaitMessage(LiveSocketClient client, long id) throws InterruptedException {
+    private static void awaitMessage(LiveClient client, long id) throws InterruptedException {
         client.next(event -> event.get("type").stringValue().equals("message") && event.get("message").get("id").longValue() == id);
     }
 }

@@ -2,6 +2,12 @@ package dev.pigeonhole.app.architecture;
 
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.Timer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ThreadFactory;
 
 import static com.tngtech.archunit.base.DescribedPredicate.alwaysTrue;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
@@ -53,6 +59,14 @@ public final class HexagonRules {
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "..domain..")
             .because("a framework, a client library or even a logger in the domain would travel into every "
                     + "adapter and make the domain untestable on its own");
+
+    @ArchTest
+    public static final ArchRule the_domain_starts_no_threads = noClasses()
+            .that().resideInAPackage("..domain..")
+            .should().dependOnClassesThat().belongToAnyOf(Thread.class, Thread.Builder.class, ThreadFactory.class,
+                    Executor.class, Executors.class, ForkJoinPool.class, CompletableFuture.class, Timer.class)
+            .because("threads, executors and timers are the composition root's to create and size; a domain "
+                    + "that starts its own hides work no one can bound, stop or test");
 
     @ArchTest
     public static final ArchRule adapters_never_see_each_other = slices()

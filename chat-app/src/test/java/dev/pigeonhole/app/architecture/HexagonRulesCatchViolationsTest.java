@@ -27,6 +27,11 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void the_domain_starts_no_threads_catches_a_service_starting_one() {
+        assertViolation(HexagonRules.the_domain_starts_no_threads, "threads", "BusyService");
+    }
+
+    @Test
     void adapters_never_see_each_other_catches_an_adapter_using_another() {
         assertViolation(HexagonRules.adapters_never_see_each_other, "adapters", "RedisThings");
     }

@@ -9,6 +9,10 @@ import dev.pigeonhole.app.RedisConfig;
 import dev.pigeonhole.app.Server;
 import dev.pigeonhole.app.ServerConfig;
 import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
@@ -16,6 +20,8 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -115,6 +121,83 @@ class ChatPageTest {
         File shot = alice.getScreenshotAs(OutputType.FILE);
         Files.copy(shot.toPath(), new File(Chromium.screenshotFolder(), "chat-page.png").toPath(),
                 StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
+     * The page keeps its WebSocket; this is the other transport as a browser drives it. Bob's
+     * server goes away under an open {@code EventSource}, which reconnects by itself when it is
+     * back and sends the id of the last event it had: Bob gets what he missed, and nothing twice,
+     * though he acknowledged nothing.
+     */
+    @Test
+    void an_event_source_gets_messages_and_resumes_after_a_reconnect_without_a_gap_or_a_repeat() throws Exception {
+        String chat = "sse-" + UUID.randomUUID().toString().substring(0, 8);
+        bob.get("http://127.0.0.1:" + bobsServer.port() + "/");
+        bob.executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                window.received = [];
+                window.opened = 0;
+                fetch('/api/session', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                        body: JSON.stringify({user: 'bob'})})
+                    .then(answer => answer.json())
+                    .then(session => {
+                        const events = new EventSource('/api/events?token=' + encodeURIComponent(session.token));
+                        events.addEventListener('open', () => window.opened++);
+                        events.addEventListener('message', event => {
+                            const data = JSON.parse(event.data);
+                            window.received.push(data.message.id + ' ' + data.message.message);
+                            window.lastId = event.lastEventId;
+                        });
+                        window.events = events;
+                        done();
+                    });
+                """);
+        waitFor(bob, driver -> number(driver, "return window.opened") == 1);
+
+        String alicesToken = signInOver(alicesServer, "alice");
+        post(alicesServer, alicesToken, "/api/chats",
+                "{\"members\":[\"bob\"],\"message\":\"first\",\"chatId\":\"" + chat + "\"}");
+        waitFor(bob, driver -> received(driver).equals(List.of("1 first")));
+
+        int bobsPort = bobsServer.port();
+        bobsServer.close();
+        waitFor(bob, driver -> number(driver, "return window.events.readyState") != 1);
+        post(alicesServer, alicesToken, "/api/chats/" + chat + "/messages", "{\"message\":\"second\"}");
+        post(alicesServer, alicesToken, "/api/chats/" + chat + "/messages", "{\"message\":\"third\"}");
+
+        bobsServer = Server.start(store, config.withPort(bobsPort), InstantSource.system());
+        waitFor(bob, RECONNECT_PATIENCE, driver -> number(driver, "return window.opened") == 2);
+        waitFor(bob, driver -> received(driver).size() >= 3);
+        assertThat(received(bob)).containsExactly("1 first", "2 second", "3 third");
+        assertThat(bob.executeScript("return window.lastId")).isEqualTo(chat + ":3");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> received(ChromeDriver browser) {
+        return (List<String>) browser.executeScript("return window.received");
+    }
+
+    private static long number(ChromeDriver browser, String script) {
+        return ((Number) browser.executeScript(script)).longValue();
+    }
+
+    private static String signInOver(Server server, String name) throws Exception {
+        String session = post(server, null, "/api/session", "{\"user\":\"" + name + "\"}");
+        Matcher token = Pattern.compile("\"token\"\\s*:\\s*\"([^\"]+)\"").matcher(session);
+        assertThat(token.find()).as(session).isTrue();
+        return token.group(1);
+    }
+
+    private static String post(Server server, String token, String path, String json) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isBetween(200, 201);
+        return answer.body();
     }
 
     private static void signIn(ChromeDriver browser, Server server, String name) {

@@ -3,23 +3,24 @@ package dev.pigeonhole.domain.service;
 import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.LiveSignal;
-import dev.pigeonhole.domain.model.NotAMemberException;
+import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.LiveFeed;
 import dev.pigeonhole.domain.port.in.SubscribeToLiveEvents;
 import dev.pigeonhole.domain.port.out.Chats;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * Live feeds for connected clients, in chat terms, on top of the topic-level
- * {@link SubscriptionMultiplexer}.
+ * {@link SubscriptionMultiplexer}. Everything a transport would otherwise repeat lives in the
+ * feed ({@link UserFeed}): catching up, following membership, dropping repeats.
  */
 public final class LiveService implements SubscribeToLiveEvents {
 
@@ -32,53 +33,23 @@ public final class LiveService implements SubscribeToLiveEvents {
     }
 
     @Override
-    public LiveFeed subscribe(UserId user) {
+    public LiveFeed subscribe(UserId user, LiveFeed.Received received) {
         Objects.requireNonNull(user, "user");
+        Objects.requireNonNull(received, "received");
+        Set<ChatId> following = chats.chatsOf(user).stream().map(ChatSummary::chat).collect(Collectors.toSet());
         List<Topic> topics = new ArrayList<>();
         topics.add(Channel.PRESENCE);
         topics.add(Channel.MEMBERSHIPS);
-        chats.chatsOf(user).forEach(summary -> topics.add(Channel.ofChat(summary.chat())));
-        return new Feed(user, multiplexer.subscribe(topics));
+        following.forEach(chat -> topics.add(Channel.ofChat(chat)));
+        LocalSubscription subscription = multiplexer.subscribe(topics, aboutOthersMembership(user).negate());
+        return new UserFeed(user, chats, subscription, following, received);
     }
 
-    private final class Feed implements LiveFeed {
-
-        private final UserId user;
-        private final LocalSubscription subscription;
-
-        Feed(UserId user, LocalSubscription subscription) {
-            this.user = user;
-            this.subscription = subscription;
-        }
-
-        @Override
-        public Optional<LiveSignal> next(Duration timeout) throws InterruptedException {
-            return subscription.next(timeout);
-        }
-
-        /** Members only: a feed must not become a way around reading permissions. */
-        @Override
-        public void follow(ChatId chat) {
-            boolean member = chats.chatsOf(user).stream().map(ChatSummary::chat).anyMatch(chat::equals);
-            if (!member) {
-                throw new NotAMemberException(user, chat);
-            }
-            subscription.add(Channel.ofChat(chat));
-        }
-
-        @Override
-        public void unfollow(ChatId chat) {
-            subscription.remove(Channel.ofChat(chat));
-        }
-
-        @Override
-        public boolean isOpen() {
-            return subscription.isOpen();
-        }
-
-        @Override
-        public void close() {
-            subscription.close();
-        }
+    /**
+     * Every server's membership changes share one channel; a feed needs only its own user's, and
+     * the others must not take room in its bounded queue.
+     */
+    private static Predicate<LiveEvent> aboutOthersMembership(UserId user) {
+        return event -> event instanceof LiveEvent.MembershipChanged changed && !changed.user().equals(user);
     }
 }

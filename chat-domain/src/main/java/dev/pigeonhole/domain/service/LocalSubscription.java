@@ -13,12 +13,17 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
  * One local subscriber of a {@link SubscriptionMultiplexer}: its topics and its bounded queue.
  * The multiplexer's delivery thread fills the queue; the subscriber's own thread drains it.
+ *
+ * <p>Detaching from the multiplexer may call the store, which the delivery thread must never
+ * wait for. So a subscriber the delivery thread cuts off as slow is only marked; the subscriber's
+ * own thread detaches it when it next reads or closes, and no thread is started for it.
  */
 public final class LocalSubscription implements AutoCloseable {
 
@@ -27,6 +32,7 @@ public final class LocalSubscription implements AutoCloseable {
     private final Predicate<LiveEvent> filter;
     private final Set<Topic> topics = ConcurrentHashMap.newKeySet();
     private final AtomicReference<LiveSignal.Closed> closed = new AtomicReference<>();
+    private final AtomicBoolean detached = new AtomicBoolean();
 
     LocalSubscription(SubscriptionMultiplexer multiplexer, int capacity, Predicate<LiveEvent> filter) {
         this.multiplexer = multiplexer;
@@ -58,6 +64,10 @@ public final class LocalSubscription implements AutoCloseable {
         }
     }
 
+    public boolean follows(Topic topic) {
+        return topics.contains(topic);
+    }
+
     public Set<Topic> topics() {
         return Set.copyOf(topics);
     }
@@ -68,12 +78,15 @@ public final class LocalSubscription implements AutoCloseable {
      */
     public Optional<LiveSignal> next(Duration timeout) throws InterruptedException {
         LiveSignal.Closed end = closed.get();
-        if (end != null) {
-            return Optional.of(end);
+        if (end == null) {
+            LiveSignal signal = queue.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            end = closed.get();
+            if (end == null) {
+                return Optional.ofNullable(signal);
+            }
         }
-        LiveSignal signal = queue.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        end = closed.get();
-        return end != null ? Optional.of(end) : Optional.ofNullable(signal);
+        detachAll();
+        return Optional.of(end);
     }
 
     public boolean isOpen() {
@@ -87,9 +100,8 @@ public final class LocalSubscription implements AutoCloseable {
 
     @Override
     public void close() {
-        if (end(CloseReason.UNSUBSCRIBED)) {
-            detachAll();
-        }
+        end(CloseReason.UNSUBSCRIBED);
+        detachAll();
     }
 
     /** Called on the delivery thread: never blocks. {@code event} is null for a resync. */
@@ -97,9 +109,8 @@ public final class LocalSubscription implements AutoCloseable {
         if (!isOpen() || (event != null && !filter.test(event))) {
             return;
         }
-        if (!queue.offer(signal) && end(CloseReason.SLOW)) {
-            // Detaching may call the store; the delivery thread must not wait for that.
-            Thread.ofVirtual().name("detach-slow-subscriber").start(this::detachAll);
+        if (!queue.offer(signal)) {
+            end(CloseReason.SLOW);
         }
     }
 
@@ -114,7 +125,11 @@ public final class LocalSubscription implements AutoCloseable {
         return true;
     }
 
+    /** Once, on the subscriber's own thread. */
     private void detachAll() {
+        if (!detached.compareAndSet(false, true)) {
+            return;
+        }
         for (Topic topic : topics) {
             remove(topic);
         }

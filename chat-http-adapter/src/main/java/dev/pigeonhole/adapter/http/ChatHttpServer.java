@@ -32,7 +32,8 @@ public final class ChatHttpServer implements AutoCloseable {
         HttpMetrics metrics = new HttpMetrics(registry);
         metrics.gauge("pigeonhole.presence.online", "users seen within the presence window",
                 () -> useCases.listOnlineUsers().online().size());
-        metrics.gauge("pigeonhole.live.sessions", "open live (WebSocket) connections", live::count);
+        metrics.gauge("pigeonhole.live.sessions", "open live connections, WebSocket and Server-Sent Events", live::count);
+        metrics.gauge("pigeonhole.live.event.streams", "open live connections on Server-Sent Events", live::eventStreams);
         metrics.gauge("pigeonhole.upstream.subscriptions", "pub/sub subscriptions this process holds upstream",
                 upstreamSubscriptions::getAsInt);
         this.javalin = Javalin.create(config -> {
@@ -63,7 +64,7 @@ public final class ChatHttpServer implements AutoCloseable {
             new MailboxRoutes(useCases, metrics).register(endpoints);
             new PresenceRoutes(useCases).register(endpoints);
             new OperationsRoutes(health, registry).register(endpoints);
-            new LiveRoutes(useCases, live, metrics).register(config.routes, endpoints);
+            new LiveRoutes(useCases, live, metrics, settings.liveIdleTimeout()).register(config.routes, endpoints);
 
             // What no route answered: Javalin's own 404 and 405, and anything thrown outside a route.
             config.routes.error(404, "*", ctx -> unanswered(ctx, Problem.of(404, "no-such-route", "No such route",
@@ -98,7 +99,7 @@ public final class ChatHttpServer implements AutoCloseable {
     /** Stops accepting, lets requests in flight finish (up to the stop timeout), then returns. */
     @Override
     public void close() {
-        live.closeAll(LiveSocket.CLOSE_GOING_AWAY, "server stopping");
+        live.stopAll();
         javalin.stop();
     }
 

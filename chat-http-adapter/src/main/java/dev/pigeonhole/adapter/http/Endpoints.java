@@ -101,8 +101,9 @@ final class Endpoints {
     }
 
     /**
-     * The caller of a WebSocket upgrade: the header as everywhere, or a {@code token} query
-     * parameter, since a browser cannot set headers on a WebSocket. Counts as a sign of life.
+     * The caller of a live connection (a WebSocket upgrade or an event stream): the header as
+     * everywhere, or a {@code token} query parameter, since a browser can set headers on neither.
+     * Counts as a sign of life.
      */
     UserId liveCaller(Context ctx) {
         String token = ctx.queryParam("token");

@@ -9,7 +9,8 @@ import java.time.Duration;
  * @param maxRequestBytes the largest request body accepted; larger ones get 413
  * @param stopTimeout     how long a stopping server lets requests in flight finish
  * @param liveIdleTimeout how long a live socket may carry nothing either way before it is closed;
- *                        the server pings a quiet one well within it
+ *                        the server pings a quiet one, and sends a quiet event stream a comment,
+ *                        every third of it
  */
 public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopTimeout, Duration liveIdleTimeout) {
 

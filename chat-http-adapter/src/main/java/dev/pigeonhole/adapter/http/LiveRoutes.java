@@ -1,30 +1,85 @@
 package dev.pigeonhole.adapter.http;
 
+import static io.javalin.http.HandlerType.GET;
+
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.LiveFeed;
 import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.javalin.http.sse.SseHandler;
+import java.time.Duration;
 
 /**
- * {@code GET /api/live}: the WebSocket of live push. The caller is settled before the upgrade,
- * so a bad token is an ordinary 401 problem and never becomes a socket.
+ * The two ways to be pushed live events, with one protocol between them: {@code GET /api/live}
+ * (WebSocket) and {@code GET /api/events} (Server-Sent Events). Either settles the caller before
+ * anything is held for it, so a bad token is an ordinary 401 problem and never becomes a stream.
  */
 final class LiveRoutes {
 
-    static final String PATH = "/api/live";
+    static final String SOCKET_PATH = "/api/live";
+    static final String EVENTS_PATH = "/api/events";
+    static final String EVENT_STREAM = "text/event-stream";
     private static final String CALLER = "pigeonhole.caller";
     private static final String SOCKET = "pigeonhole.socket";
 
     private final UseCases useCases;
     private final LiveConnections connections;
     private final HttpMetrics metrics;
+    /** How long a live connection, of either transport, may carry nothing before it is closed. */
+    private final Duration idleTimeout;
 
-    LiveRoutes(UseCases useCases, LiveConnections connections, HttpMetrics metrics) {
+    LiveRoutes(UseCases useCases, LiveConnections connections, HttpMetrics metrics, Duration idleTimeout) {
         this.useCases = useCases;
         this.connections = connections;
         this.metrics = metrics;
+        this.idleTimeout = idleTimeout;
     }
 
     void register(RoutesConfig routes, Endpoints endpoints) {
-        routes.wsBeforeUpgrade(PATH, ctx -> {
+        registerSocket(routes, endpoints);
+        endpoints.forAnyone(GET, EVENTS_PATH, ctx -> events(ctx, endpoints));
+    }
+
+    private void events(Context ctx, Endpoints endpoints) {
+        UserId caller = endpoints.liveCaller(ctx);
+        LiveFeed.Received received = EventIds.parse(ctx.header("Last-Event-ID"));
+        if (ctx.method() == HandlerType.HEAD) {
+            ctx.contentType(EVENT_STREAM);
+            return;
+        }
+        String accept = ctx.header("Accept");
+        if (accept == null || !accept.contains(EVENT_STREAM)) {
+            // Javalin's SSE handler would otherwise answer an empty 200 that looks like a stream that ended.
+            throw Problem.of(406, "not-acceptable", "Not acceptable",
+                    EVENTS_PATH + " is a Server-Sent Events stream: send 'Accept: " + EVENT_STREAM + "'");
+        }
+        // Subscribed here, before the stream reads pending: nothing can fall in between.
+        LiveFeed feed = useCases.subscribeToLiveEvents().subscribe(caller, received);
+        EventStream stream = null;
+        try {
+            stream = new EventStream(ctx, caller, feed, metrics, idleTimeout);
+            connections.add(stream);
+            EventStream started = stream;
+            new SseHandler(client -> {
+                try {
+                    started.run(client);
+                } finally {
+                    connections.remove(started);
+                }
+            }).handle(ctx);
+        } catch (RuntimeException e) {
+            // Nothing runs the stream, so nothing else would let go of what it holds.
+            if (stream != null) {
+                connections.remove(stream);
+            }
+            feed.close();
+            throw e;
+        }
+    }
+
+    private void registerSocket(RoutesConfig routes, Endpoints endpoints) {
+        routes.wsBeforeUpgrade(SOCKET_PATH, ctx -> {
             try {
                 ctx.attribute(CALLER, endpoints.liveCaller(ctx));
             } catch (Problem problem) {
@@ -32,12 +87,11 @@ final class LiveRoutes {
                 ctx.skipRemainingHandlers();
             }
         });
-        routes.ws(PATH, ws -> {
+        routes.ws(SOCKET_PATH, ws -> {
             ws.onConnect(ctx -> {
                 UserId caller = ctx.attribute(CALLER);
                 // Subscribed here, before the pump reads pending: nothing can fall in between.
-                LiveSocket socket = new LiveSocket(ctx, caller, useCases.subscribeToLiveEvents().subscribe(caller),
-                        useCases.fetchPending(), metrics);
+                LiveSocket socket = new LiveSocket(ctx, caller, useCases.subscribeToLiveEvents().subscribe(caller), metrics);
                 ctx.attribute(SOCKET, socket);
                 connections.add(socket);
                 socket.start();

@@ -1,23 +1,14 @@
 package dev.pigeonhole.adapter.http;
 
 import dev.pigeonhole.adapter.http.dto.LiveEventJson;
-import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.FetchPending;
 import dev.pigeonhole.domain.port.in.LiveFeed;
 import io.javalin.websocket.WsContext;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -28,9 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client's live connection: its feed (subscribed before anything is read, so nothing falls
- * between the catch-up and the live events), the catch-up from pending, then every signal as a
- * JSON frame, with duplicates dropped by id per chat.
+ * One client's live WebSocket: every signal of its feed as a JSON text frame. The feed does the
+ * rest (catch-up, following membership, dropping repeats), the same for every transport.
  *
  * <p>Frames are sent asynchronously, so a client that stops reading would make Jetty buffer
  * without end; past {@link #MAX_UNSENT_FRAMES} frames not yet written the client is cut off
@@ -41,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>A connection with nothing to push for a third of its idle timeout is pinged: the client
  * sends nothing of its own, and a quiet chat must not look like a dead connection.
  */
-final class LiveSocket {
+final class LiveSocket implements LiveConnections.Connection {
 
     static final int CLOSE_SLOW = 1013;
     static final int CLOSE_GOING_AWAY = 1001;
@@ -55,7 +45,6 @@ final class LiveSocket {
     private final WsContext ws;
     private final UserId user;
     private final LiveFeed feed;
-    private final FetchPending pending;
     private final HttpMetrics metrics;
     private final AtomicInteger unsent = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -63,45 +52,27 @@ final class LiveSocket {
     private volatile boolean ended;
     /** When a frame or ping last went out (nanoTime). */
     private volatile long lastSent = System.nanoTime();
-    /** Only the pump thread sends, so this needs no lock. */
-    private final Map<ChatId, Long> highestSent = new HashMap<>();
 
-    LiveSocket(WsContext ws, UserId user, LiveFeed feed, FetchPending pending, HttpMetrics metrics) {
+    LiveSocket(WsContext ws, UserId user, LiveFeed feed, HttpMetrics metrics) {
         this.ws = ws;
         this.user = user;
         this.feed = feed;
-        this.pending = pending;
         this.metrics = metrics;
     }
 
-    UserId user() {
-        return user;
-    }
-
-    /** Catches up, then pumps the feed on a virtual thread of its own until either side closes. */
+    /** Pumps the feed on a virtual thread of its own until either side closes. */
     void start() {
         Thread.ofVirtual().name("live-" + user).start(this::pump);
     }
 
-    /**
-     * A chat this user joined, opened or was added to while connected, through any server: its
-     * events from now on, and what is pending in it already. One it left: nothing more of it.
-     */
-    private void membershipChanged(LiveEvent.MembershipChanged changed) {
-        if (!changed.user().equals(user)) {
-            return;
-        }
-        if (!changed.member()) {
-            feed.unfollow(changed.chat());
-            highestSent.remove(changed.chat());
-            return;
-        }
-        try {
-            feed.follow(changed.chat());
-        } catch (NotAMemberException leftAgain) {
-            return;
-        }
-        catchUp(Optional.of(changed.chat()));
+    @Override
+    public void stop() {
+        close(CLOSE_GOING_AWAY, "server stopping");
+    }
+
+    @Override
+    public boolean isEventStream() {
+        return false;
     }
 
     /** Jetty reported the connection closed or failed: nothing is held for it any more. */
@@ -127,7 +98,6 @@ final class LiveSocket {
             Duration idleTimeout = ws.session.getIdleTimeout();
             Duration pingAfter = idleTimeout.isPositive() ? idleTimeout.dividedBy(3) : null;
             Duration poll = pingAfter != null && pingAfter.compareTo(POLL) < 0 ? pingAfter : POLL;
-            catchUp(Optional.empty());
             while (!closed.get() && ws.session.isOpen()) {
                 Optional<LiveSignal> signal = feed.next(poll);
                 if (signal.isPresent() && !handle(signal.get())) {
@@ -152,40 +122,16 @@ final class LiveSocket {
 
     /** False once the feed is over. */
     private boolean handle(LiveSignal signal) {
-        switch (signal) {
-            case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) -> sendMessage(posted.chat(), posted.message());
-            case LiveSignal.Event(var channel, LiveEvent.PresenceChanged changed) -> send(LiveEventJson.presence(changed));
-            case LiveSignal.Event(var channel, LiveEvent.MembershipChanged changed) -> membershipChanged(changed);
-            case LiveSignal.Resync resync -> send(LiveEventJson.resync());
-            case LiveSignal.Closed(var reason) -> {
-                switch (reason) {
-                    case SLOW -> cutOffAsSlow();
-                    case SHUTDOWN -> close(CLOSE_GOING_AWAY, "server stopping");
-                    case UNSUBSCRIBED -> close(CLOSE_GOING_AWAY, "closed");
-                }
-                return false;
+        if (signal instanceof LiveSignal.Closed(var reason)) {
+            switch (reason) {
+                case SLOW -> cutOffAsSlow();
+                case SHUTDOWN -> close(CLOSE_GOING_AWAY, "server stopping");
+                case UNSUBSCRIBED -> close(CLOSE_GOING_AWAY, "closed");
             }
+            return false;
         }
+        LiveEventJson.from(signal).ifPresent(this::send);
         return true;
-    }
-
-    /** Pending messages, oldest first in each chat, sent as ordinary message events. */
-    private void catchUp(Optional<ChatId> only) {
-        List<PendingChat> chats = pending.pending(new FetchPending.Query(user));
-        for (PendingChat chat : chats) {
-            if (only.isEmpty() || only.get().equals(chat.chat())) {
-                chat.messages().forEach(message -> sendMessage(chat.chat(), message));
-            }
-        }
-    }
-
-    private void sendMessage(ChatId chat, Message message) {
-        // Ids grow within a chat, so the highest sent is all it takes to drop a repeat.
-        if (message.id() <= highestSent.getOrDefault(chat, 0L)) {
-            return;
-        }
-        highestSent.put(chat, message.id());
-        send(LiveEventJson.message(chat, message));
     }
 
     private void send(Object event) {

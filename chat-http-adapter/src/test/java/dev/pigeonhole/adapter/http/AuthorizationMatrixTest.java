@@ -39,7 +39,8 @@ class AuthorizationMatrixTest {
         LEAVE("DELETE", "/api/chats/{chat}/members/{self}", null, 204),
         DELIVER("POST", "/api/users/{member}/mailbox", "{\"message\":\"hello\"}", 201),
         TAKE("POST", "/api/mailbox/take", null, 200),
-        PRESENCE("GET", "/api/presence", null, 200);
+        PRESENCE("GET", "/api/presence", null, 200),
+        EVENTS("GET", "/api/events", null, 200);
 
         final String method;
         final String template;
@@ -221,8 +222,28 @@ class AuthorizationMatrixTest {
         }
     }
 
+    /** The event stream never ends, so a member's is read with the live client below instead. */
     static Stream<Route> allRoutes() {
-        return Stream.of(Route.values());
+        return Stream.of(Route.values()).filter(route -> route != Route.EVENTS);
+    }
+
+    @Test
+    void a_member_is_served_the_event_stream_and_a_stranger_gets_nothing_of_the_chat_even_claiming_it() throws Exception {
+        String memberToken = api.client.signIn(member);
+        try (LiveClient members = LiveClient.events(api.server.port(), memberToken);
+             LiveClient strangers = LiveClient.events(api.server.port(), api.client.signIn(stranger), chat + ":1")) {
+            members.nextMessage(chat, 2);
+            expect(201, api.client.post("/api/chats/" + chat + "/messages", memberToken, message("after")));
+            members.nextMessage(chat, 4);
+
+            // Published after the chat's messages: once the stranger has this, it would have had those.
+            String witness = chat + "-witness";
+            expect(201, api.client.post("/api/chats", api.client.signIn(owner), "{\"members\":[\"" + stranger
+                    + "\"],\"message\":\"witness\",\"chatId\":\"" + witness + "\"}"));
+            strangers.nextMessage(witness, 1);
+            assertThat(strangers.messages(chat)).isEmpty();
+            assertThat(strangers.received().toString()).doesNotContain(MARKER);
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -202,6 +203,9 @@ class BadInputTest {
                 Case.of("PATCH on messages", "PATCH", ROOM + "/messages", message("hi"), 405, "method-not-allowed"),
                 Case.of("GET on the session", "GET", "/api/session", null, 405, "method-not-allowed"),
                 Case.of("GET on the members", "GET", ROOM + "/members", null, 405, "method-not-allowed"),
+                Case.of("POST on the event stream", "POST", "/api/events", null, 405, "method-not-allowed"),
+                Case.of("the event stream to a client that does not accept one", "GET", "/api/events", null, 406,
+                        "not-acceptable"),
 
                 // Refused by Jetty before any route runs.
                 Case.of("a path that is not UTF-8 once decoded", "GET", "/api/chats/%FF/messages", null, 400,
@@ -218,6 +222,28 @@ class BadInputTest {
         ApiClient.Response response = api.client.send(bad.method(), bad.path(), token, bad.body());
 
         assertProblem(response, bad.status(), bad.type());
+    }
+
+    static Stream<String> malformedLastEventIds() {
+        return Stream.of("lunch", "lunch:", ":1", "lunch:x", "lunch:-1", "lunch:0", "lunch:1,lunch:2", "lunch:1,",
+                "lunch:1;team:2", "not a chat:1", "a{b}:1", "lunch:99999999999999999999", "a:1,".repeat(17) + "b:1",
+                "x".repeat(EventIds.MAX_LENGTH + 1));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedLastEventIds")
+    void a_malformed_last_event_id_is_refused_with_a_problem_before_any_stream(String lastEventId) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.server.port() + "/api/events"))
+                .header("Authorization", "Bearer " + alice)
+                .header("Accept", "text/event-stream")
+                .header("Last-Event-ID", lastEventId)
+                .timeout(Duration.ofSeconds(10))
+                .build();
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+
+        JsonNode problem = assertProblem(new ApiClient.Response(answer.statusCode(), answer.body(), answer.headers()), 400,
+                "invalid-last-event-id");
+        assertThat(problem.get("detail").stringValue()).contains("Last-Event-ID");
     }
 
     @Test

@@ -3,8 +3,15 @@ package dev.pigeonhole.adapter.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pigeonhole.domain.model.Limits;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -110,6 +117,12 @@ class OpenApiTest {
         call(200, "GET", "/api/presence", alice, null);
         call(200, "GET", "/api/presence?within=PT1M", alice, null);
         call(400, "GET", "/api/presence?within=a-while", alice, null);
+
+        // The stream itself never ends, so only its refusals are checked here; EventStreamTest reads one.
+        call(401, "GET", "/api/events", null, null);
+        call(406, "GET", "/api/events", alice, null);
+        ApiClient.Response badResume = withHeader(alice, "Last-Event-ID", "lunch:soon");
+        exchanges.add(new Exchange("GET", "/api/events", "/api/events", 400, badResume));
 
         call(200, "GET", "/health", null, null);
         api.storeUp.set(false);
@@ -284,6 +297,25 @@ class OpenApiTest {
         ApiClient.Response response = client.send(method, path.toString(), token, body);
         exchanges.add(new Exchange(method, template, path.toString(), provoked, response));
         return response;
+    }
+
+    /** A stream request with a header the plain client does not send; refused, so answered in full. */
+    private ApiClient.Response withHeader(String token, String name, String value) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.server.port() + "/api/events"))
+                .header("Authorization", "Bearer " + token)
+                .header("Accept", "text/event-stream")
+                .header(name, value)
+                .timeout(Duration.ofSeconds(10))
+                .build();
+        try {
+            HttpResponse<String> answer = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+            return new ApiClient.Response(answer.statusCode(), answer.body(), answer.headers());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static ApiClient.Response answer(int status, String contentType, String body) {

@@ -1,15 +1,30 @@
 package dev.pigeonhole.domain.port.in;
 
 import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.InvalidInputException;
+import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One client's live feed. Signals wait in a bounded queue; a client that does not keep up is
- * cut off with {@link LiveSignal.CloseReason#SLOW} rather than allowed to grow memory, and
- * catches up by pulling when it reconnects.
+ * One client's live feed, ready to be turned into frames by any transport. It hands out, in this
+ * order: what is pending in the user's chats as {@link LiveEvent.MessagePosted} events, oldest
+ * first in each chat; then live events of those chats and of presence. It follows the chats the
+ * user joins or opens while connected, through any server, catching up on each, and stops
+ * following the ones the user leaves. No message is handed out twice: repeats are dropped by id,
+ * per chat.
+ *
+ * <p>Signals wait in a bounded queue; a client that does not keep up is cut off with
+ * {@link LiveSignal.CloseReason#SLOW} rather than allowed to grow memory, and catches up when it
+ * subscribes again.
+ *
+ * <p>One thread reads a feed: {@link #next} and {@link #received} are not for concurrent callers.
  */
 public interface LiveFeed extends AutoCloseable {
 
@@ -19,14 +34,53 @@ public interface LiveFeed extends AutoCloseable {
      */
     Optional<LiveSignal> next(Duration timeout) throws InterruptedException;
 
-    /** Adds a chat's events, for a chat joined while connected. */
-    void follow(ChatId chat);
+    /**
+     * What this feed has handed out, for resuming it on a new connection without a repeat: the
+     * highest message id per chat, of the {@link Received#MAX_CHATS} chats most recently heard from.
+     */
+    Received received();
 
-    /** Removes a chat's events, for a chat left while connected. */
-    void unfollow(ChatId chat);
+    /**
+     * Adds a chat's events from now on, without catching up on it. The feed follows the chats the
+     * user joins by itself; this is for a caller that learned of a membership some other way.
+     *
+     * @throws dev.pigeonhole.domain.model.NotAMemberException if the user is not a member: a feed
+     *                                                         must not be a way around reading
+     */
+    void follow(ChatId chat);
 
     boolean isOpen();
 
     @Override
     void close();
+
+    /**
+     * Messages a client already holds from an earlier feed: the highest id it received in each
+     * chat, oldest news first. A feed subscribed with it sends none of them again.
+     *
+     * <p>Bounded, so that a transport can hand it to the client and take it back (as an SSE event
+     * id) whatever the number of the user's chats: past {@link #MAX_CHATS} only the chats most
+     * recently heard from are kept, and a chat left out is caught up from its cursor, which may
+     * repeat messages the client has but never skips one.
+     */
+    record Received(Map<ChatId, Long> highestIds) {
+
+        public static final int MAX_CHATS = 16;
+        public static final Received NOTHING = new Received(Map.of());
+
+        public Received {
+            Objects.requireNonNull(highestIds, "highestIds");
+            if (highestIds.size() > MAX_CHATS) {
+                throw new InvalidInputException("at most " + MAX_CHATS + " chats can be resumed, not "
+                        + highestIds.size());
+            }
+            highestIds.forEach((chat, id) -> {
+                Objects.requireNonNull(chat, "chat");
+                if (id == null || id < 1) {
+                    throw new InvalidInputException("a message id must be at least 1, not " + id + " (chat " + chat + ")");
+                }
+            });
+            highestIds = Collections.unmodifiableMap(new LinkedHashMap<>(highestIds));
+        }
+    }
 }

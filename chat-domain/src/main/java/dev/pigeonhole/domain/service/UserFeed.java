@@ -1,0 +1,224 @@
+package dev.pigeonhole.domain.service;
+
+import dev.pigeonhole.domain.model.Channel;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.ChatSummary;
+import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.LiveSignal;
+import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.NotAMemberException;
+import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.domain.model.Topic;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.FetchPending;
+import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.port.out.Chats;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * One user's {@link LiveFeed}: a {@link LocalSubscription} plus what turns topic events into a
+ * user's view of its chats. Everything but {@link #follow} runs on the one thread that reads the
+ * feed, so the catch-up, the membership changes and the repeat check need no lock, and the store
+ * is never called from the multiplexer's delivery thread.
+ */
+final class UserFeed implements LiveFeed {
+
+    /** The same cap as a pull of pending messages; a chat with more unread is announced as a resync. */
+    private static final int CATCH_UP_PER_CHAT = FetchPending.Query.DEFAULT_PER_CHAT_LIMIT;
+
+    private final UserId user;
+    private final Chats chats;
+    private final LocalSubscription subscription;
+    /** Handed out before anything from the subscription: catch-up messages, in order. */
+    private final Queue<LiveSignal> caughtUp = new ArrayDeque<>();
+    /** The highest message id handed out per chat, the chat heard from most recently last. */
+    private final Map<ChatId, Long> highestIds = new LinkedHashMap<>();
+    /** A resync came and the chats followed may be stale: settled against the store when it answers. */
+    private boolean membershipsInDoubt;
+    /** The chats followed from the start, caught up on the first read; null once that is done. */
+    private Set<ChatId> toCatchUp;
+
+    UserFeed(UserId user, Chats chats, LocalSubscription subscription, Set<ChatId> following, Received received) {
+        this.user = user;
+        this.chats = chats;
+        this.subscription = subscription;
+        this.toCatchUp = Set.copyOf(following);
+        this.highestIds.putAll(received.highestIds());
+    }
+
+    @Override
+    public Optional<LiveSignal> next(Duration timeout) throws InterruptedException {
+        if (toCatchUp != null) {
+            // The subscription is in place already, so anything sent from here on is either in
+            // the pending read below or queued behind it; repeats of both are dropped by id.
+            catchUp(toCatchUp::contains, true);
+            toCatchUp = null;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            LiveSignal signal = subscription.isOpen() ? caughtUp.poll() : null;
+            if (signal == null) {
+                Optional<LiveSignal> arrived = subscription.next(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                if (arrived.isEmpty()) {
+                    return Optional.empty();
+                }
+                signal = arrived.get();
+            }
+            if (handOut(signal)) {
+                return Optional.of(signal);
+            }
+        }
+    }
+
+    @Override
+    public Received received() {
+        return new Received(highestIds.entrySet().stream()
+                .skip(Math.max(0, highestIds.size() - Received.MAX_CHATS))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> b, LinkedHashMap::new)));
+    }
+
+    @Override
+    public void follow(ChatId chat) {
+        if (!isMember(chat)) {
+            throw new NotAMemberException(user, chat);
+        }
+        subscription.add(Channel.ofChat(chat));
+    }
+
+    @Override
+    public boolean isOpen() {
+        return subscription.isOpen();
+    }
+
+    @Override
+    public void close() {
+        subscription.close();
+    }
+
+    /** False for what the feed keeps to itself: a repeat, or a membership change it acts on. */
+    private boolean handOut(LiveSignal signal) {
+        if (signal instanceof LiveSignal.Resync) {
+            // A membership change may be among what was missed: follow what the store says now.
+            membershipsInDoubt = true;
+        }
+        if (membershipsInDoubt && !(signal instanceof LiveSignal.Closed)) {
+            settleMemberships();
+        }
+        return switch (signal) {
+            case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) -> firstTime(posted.chat(), posted.message());
+            case LiveSignal.Event(var channel, LiveEvent.MembershipChanged changed) -> {
+                if (changed.user().equals(user)) {
+                    membershipChanged(changed);
+                }
+                yield false;
+            }
+            case LiveSignal.Resync resync -> true;
+            case LiveSignal.Event event -> true;
+            case LiveSignal.Closed closed -> true;
+        };
+    }
+
+    /**
+     * Ids grow within a chat, so the highest handed out is all it takes to recognise a repeat. A
+     * message of a chat the user has left may still be queued behind the news of leaving: dropped.
+     */
+    private boolean firstTime(ChatId chat, Message message) {
+        if (!subscription.follows(Channel.ofChat(chat))) {
+            return false;
+        }
+        Long highest = highestIds.get(chat);
+        if (highest != null && message.id() <= highest) {
+            return false;
+        }
+        highestIds.remove(chat);
+        highestIds.put(chat, message.id());
+        return true;
+    }
+
+    /**
+     * A chat this user joined, opened or was added to, through any server: its events from now
+     * on, then what is pending in it already. A chat it left: nothing more of it.
+     */
+    private void membershipChanged(LiveEvent.MembershipChanged changed) {
+        ChatId chat = changed.chat();
+        if (!changed.member()) {
+            subscription.remove(Channel.ofChat(chat));
+            highestIds.remove(chat);
+            return;
+        }
+        if (!isMember(chat)) {
+            return; // left again before this was read
+        }
+        subscription.add(Channel.ofChat(chat));
+        catchUp(chat::equals, false);
+    }
+
+    /**
+     * The store may not answer yet when the subscription is back (a restarted Redis): then the
+     * next event tries again, rather than ending a feed the client is about to resync anyway.
+     */
+    private void settleMemberships() {
+        try {
+            followWhatTheStoreSays();
+            membershipsInDoubt = false;
+        } catch (StoreUnavailableException stillDown) {
+            // Still in doubt; the next signal tries again.
+        }
+    }
+
+    private void followWhatTheStoreSays() {
+        Set<ChatId> member = chats.chatsOf(user).stream().map(ChatSummary::chat).collect(Collectors.toSet());
+        Set<ChatId> following = new HashSet<>();
+        for (Topic topic : subscription.topics()) {
+            if (topic instanceof Channel channel) {
+                channel.chat().ifPresent(following::add);
+            }
+        }
+        member.stream().filter(chat -> !following.contains(chat)).forEach(chat -> subscription.add(Channel.ofChat(chat)));
+        following.stream().filter(chat -> !member.contains(chat)).forEach(chat -> {
+            subscription.remove(Channel.ofChat(chat));
+            highestIds.remove(chat);
+        });
+    }
+
+    /**
+     * Queues what is pending in the chats {@code which} accepts, oldest first in each. A chat with
+     * more unread than one read returns is followed by a resync: the client must pull the rest.
+     */
+    private void catchUp(Predicate<ChatId> which, boolean forgetOthers) {
+        List<PendingChat> pending = chats.pending(user, CATCH_UP_PER_CHAT);
+        if (forgetOthers) {
+            // What a resuming client says of chats the user is not in means nothing here.
+            Set<ChatId> mine = pending.stream().map(PendingChat::chat).collect(Collectors.toSet());
+            highestIds.keySet().retainAll(mine);
+        }
+        boolean more = false;
+        for (PendingChat chat : pending) {
+            if (which.test(chat.chat())) {
+                Channel channel = Channel.ofChat(chat.chat());
+                chat.messages().forEach(message ->
+                        caughtUp.add(new LiveSignal.Event(channel, new LiveEvent.MessagePosted(chat.chat(), message))));
+                more |= chat.unread() > chat.messages().size();
+            }
+        }
+        if (more) {
+            caughtUp.add(new LiveSignal.Resync());
+        }
+    }
+
+    private boolean isMember(ChatId chat) {
+        return chats.chatsOf(user).stream().map(ChatSummary::chat).anyMatch(chat::equals);
+    }
+}

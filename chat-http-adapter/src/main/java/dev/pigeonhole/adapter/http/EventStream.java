@@ -1,0 +1,226 @@
+package dev.pigeonhole.adapter.http;
+
+import dev.pigeonhole.adapter.http.dto.LiveEventJson;
+import dev.pigeonhole.domain.model.LiveSignal;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.LiveFeed;
+import io.javalin.http.Context;
+import io.javalin.http.sse.SseClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.EndPoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client's Server-Sent Events stream ({@code GET /api/events}): the events of the live
+ * WebSocket, each as an SSE event named after its {@code type}, with the same JSON as data. A
+ * message event carries an id ({@link EventIds}) that a browser sends back as
+ * {@code Last-Event-ID} when it reconnects, so the new stream resumes where this one stopped.
+ *
+ * <p>Writes to a client block while it does not read, so two threads share the work: the pump
+ * reads the feed and queues frames, the writer writes them. Past
+ * {@link LiveSocket#MAX_UNSENT_FRAMES} frames not yet written the client is cut off as slow, the
+ * WebSocket's bound: a last {@code closed} event is queued behind the rest, and a client that has
+ * not taken it {@link LiveSocket#SLOW_CLOSE_GRACE} later is dropped outright.
+ *
+ * <p>A comment goes out after a third of the idle timeout without a frame, so the server, proxies
+ * and the client keep a quiet stream open, and a client that went away is noticed.
+ */
+final class EventStream implements LiveConnections.Connection {
+
+    /** How long a browser waits before it reconnects; sent once, first. */
+    static final Duration RETRY = Duration.ofSeconds(2);
+    private static final Logger LOG = LoggerFactory.getLogger(EventStream.class);
+    private static final Duration POLL = Duration.ofSeconds(1);
+
+    /** What the writer writes, in order. */
+    private sealed interface Frame {
+    }
+
+    private record Event(String name, String data, String id) implements Frame {
+    }
+
+    private record Comment(String text) implements Frame {
+    }
+
+    /** The last event: why the stream ends. */
+    private record Closing(String reason) implements Frame {
+    }
+
+    private final Context ctx;
+    /** The connection under the stream, to keep it open while quiet and to drop it when stuck. */
+    private final EndPoint endPoint;
+    private final UserId user;
+    private final LiveFeed feed;
+    private final HttpMetrics metrics;
+    private final Duration heartbeat;
+    /** Room for the closing frame on top of the bound, so the end always fits. */
+    private final BlockingQueue<Frame> unsent = new ArrayBlockingQueue<>(LiveSocket.MAX_UNSENT_FRAMES + 1);
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** The writer is done: the client has everything, or is gone. */
+    private volatile boolean ended;
+    private volatile SseClient client;
+    /** When a frame was last queued (nanoTime); only the pump touches it. */
+    private long lastQueued = System.nanoTime();
+
+    /**
+     * @param idleTimeout how long the stream may carry nothing before the connection is closed,
+     *                    as for a socket; a comment goes out after a third of it
+     */
+    EventStream(Context ctx, UserId user, LiveFeed feed, HttpMetrics metrics, Duration idleTimeout) {
+        this.ctx = ctx;
+        this.endPoint = ServletContextRequest.getServletContextRequest(ctx.req())
+                .getConnectionMetaData().getConnection().getEndPoint();
+        this.user = user;
+        this.feed = feed;
+        this.metrics = metrics;
+        this.heartbeat = idleTimeout.dividedBy(3);
+        // The connector's own idle timeout is for requests that end; this one lives on.
+        endPoint.setIdleTimeout(idleTimeout.toMillis());
+    }
+
+    /** Runs the stream on the request's own (asynchronous) thread; the response ends when this returns. */
+    void run(SseClient sse) {
+        client = sse;
+        Thread writer = Thread.ofVirtual().name("events-" + user).start(this::write);
+        try {
+            pump();
+        } finally {
+            feed.close();
+            end("closed");
+            try {
+                writer.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void stop() {
+        end("stopping");
+    }
+
+    @Override
+    public boolean isEventStream() {
+        return true;
+    }
+
+    private void pump() {
+        Duration poll = heartbeat.compareTo(POLL) < 0 ? heartbeat : POLL;
+        try {
+            while (!closed.get() && !client.terminated()) {
+                var signal = feed.next(poll);
+                if (signal.isPresent() && !handle(signal.get())) {
+                    return;
+                }
+                if (System.nanoTime() - lastQueued >= heartbeat.toNanos()) {
+                    queue(new Comment("keep-alive"));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (StoreUnavailableException e) {
+            LOG.warn("event stream of {} ends: {}", user, e.getMessage());
+            end("store unavailable");
+        } catch (RuntimeException e) {
+            LOG.error("event stream of {} failed", user, e);
+            end("server error");
+        }
+    }
+
+    /** False once the feed is over. */
+    private boolean handle(LiveSignal signal) {
+        if (signal instanceof LiveSignal.Closed(var reason)) {
+            switch (reason) {
+                case SLOW -> cutOffAsSlow();
+                case SHUTDOWN -> end("stopping");
+                case UNSUBSCRIBED -> end("closed");
+            }
+            return false;
+        }
+        LiveEventJson.from(signal).ifPresent(event -> {
+            // The feed has just counted this message as handed out, so the id covers it.
+            String id = event.message() != null ? EventIds.of(feed.received()) : null;
+            queue(new Event(event.type(), new String(Json.write(event), StandardCharsets.UTF_8), id));
+            metrics.livePushed();
+        });
+        return true;
+    }
+
+    private void queue(Frame frame) {
+        if (closed.get()) {
+            return;
+        }
+        if (unsent.size() >= LiveSocket.MAX_UNSENT_FRAMES) {
+            cutOffAsSlow();
+            return;
+        }
+        unsent.add(frame);
+        lastQueued = System.nanoTime();
+    }
+
+    /** True if this call ended the stream; the closing frame goes out after what is queued. */
+    private boolean end(String reason) {
+        if (!closed.compareAndSet(false, true)) {
+            return false;
+        }
+        feed.close();
+        unsent.add(new Closing(reason));
+        return true;
+    }
+
+    private void cutOffAsSlow() {
+        if (end("slow")) {
+            metrics.liveCutOffAsSlow();
+            LOG.info("event stream of {} cut off: it stopped reading", user);
+            CompletableFuture.delayedExecutor(LiveSocket.SLOW_CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+                if (!ended) {
+                    LOG.info("event stream of {} dropped: it did not take its end within {}", user,
+                            LiveSocket.SLOW_CLOSE_GRACE);
+                    drop();
+                }
+            });
+        }
+    }
+
+    private void write() {
+        try {
+            // Javalin's client has no call for the reconnection delay, so it is written as SSE spells it.
+            ctx.res().getOutputStream().print("retry: " + RETRY.toMillis() + "\n\n");
+            ctx.res().flushBuffer();
+            while (!client.terminated()) {
+                switch (unsent.take()) {
+                    case Event event -> client.sendEvent(event.name(), event.data(), event.id());
+                    case Comment comment -> client.sendComment(comment.text());
+                    case Closing closing -> {
+                        client.sendEvent("closed", "{\"type\":\"closed\",\"reason\":\"" + closing.reason() + "\"}", null);
+                        return;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            LOG.debug("event stream of {} could not be written: {}", user, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            ended = true;
+            closed.set(true);
+            unsent.clear();
+        }
+    }
+
+    /** Closes the connection under a writer that is stuck on a client that never reads. */
+    private void drop() {
+        endPoint.close();
+    }
+}
