@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis.jedis;
 
+import dev.pigeonhole.adapter.redis.RedisFailure.Trouble;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -162,16 +163,16 @@ final class Subscriber {
             if (subscribe && changed) {
                 desired.remove(key);
             }
+            String action = key.command(subscribe) + " on " + (node != null ? node : host.node());
             if (live) {
                 // The connection no longer answers in time: start over on a fresh one, which
                 // also drops whatever this command may still do on the old one.
                 killed = session;
-                failure = new StoreUnavailableException("Redis at " + node + " did not confirm " + key.command(subscribe)
-                        + " within " + commandTimeoutMillis + " ms", null);
+                failure = failures.noAnswer(action, Trouble.TIMED_OUT);
+            } else if (lastFailure != null) {
+                failure = failures.unavailable(action + " within " + budget + " ms", lastFailure);
             } else {
-                failure = new StoreUnavailableException("Redis at " + (node != null ? node : host.node())
-                        + " could not serve " + key.command(subscribe) + " within " + budget + " ms: "
-                        + (lastFailure != null ? failures.whatHappened(lastFailure) : "not connected"), lastFailure);
+                failure = failures.noAnswer(action + " within " + budget + " ms", Trouble.UNREACHABLE);
             }
         }
         if (killed != null) {
@@ -367,7 +368,7 @@ final class Subscriber {
             if (lost && stillWanted) {
                 LOG.info("pub/sub connection to {} lost ({}); reconnecting", target,
                         current.dropped ? "Redis dropped a sharded channel, its slot moved"
-                                : failure != null ? failures.whatHappened(failure) : "Redis ended subscriptions still wanted");
+                                : failure != null ? failures.reason(failure) : "Redis ended subscriptions still wanted");
                 host.disrupted(this);
                 backoff = wasLive ? FIRST_BACKOFF_MILLIS : nextBackoff(backoff);
             } else {

@@ -56,7 +56,7 @@ final class LettucePubSub implements PubSubConnection {
     private final StatefulRedisPubSubConnection<String, String> connection;
     /** The same connection when it is a cluster's, else null: it routes SSUBSCRIBE to the shard's node. */
     private final StatefulRedisClusterPubSubConnection<String, String> cluster;
-    private final Failures failures;
+    private final LettuceFailures failures;
     private final PubSubListener listener;
     private final SerialDelivery delivery;
     private final Consumer<LettucePubSub> onClose;
@@ -72,7 +72,7 @@ final class LettucePubSub implements PubSubConnection {
     private final Map<String, StatefulRedisPubSubConnection<String, String>> shardChannels = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LettucePubSub(StatefulRedisPubSubConnection<String, String> connection, Failures failures,
+    private LettucePubSub(StatefulRedisPubSubConnection<String, String> connection, LettuceFailures failures,
                           PubSubListener listener, Consumer<LettucePubSub> onClose) {
         this.connection = connection;
         this.cluster = connection instanceof StatefulRedisClusterPubSubConnection<String, String> c ? c : null;
@@ -85,13 +85,13 @@ final class LettucePubSub implements PubSubConnection {
     }
 
     /** Opens the connection; {@link StoreUnavailableException} if Redis cannot be reached in time. */
-    static LettucePubSub open(Connector<?> connector, Failures failures, PubSubListener listener,
+    static LettucePubSub open(Connector<?> connector, LettuceFailures failures, PubSubListener listener,
                               Consumer<LettucePubSub> onClose) {
         Objects.requireNonNull(listener, "listener");
         CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> opening = connector.connectPubSub();
         StatefulRedisPubSubConnection<String, String> connection;
         try {
-            connection = failures.await(opening, "opening a subscription connection");
+            connection = failures.await(opening, "a pub/sub connection");
         } catch (RuntimeException e) {
             // Given up on, but it may still succeed: do not leave it open behind the caller's back.
             opening.thenAccept(StatefulRedisPubSubConnection::closeAsync);
