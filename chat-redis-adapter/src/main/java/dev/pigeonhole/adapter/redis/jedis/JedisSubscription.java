@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis.jedis;
 
+import dev.pigeonhole.adapter.redis.LostConnections;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisSettings;
@@ -42,15 +43,11 @@ final class JedisSubscription implements PubSubConnection {
 
     /** Serializes listener calls across the subscriber threads of a cluster. */
     private final ReentrantLock delivery = new ReentrantLock();
+    /** Every subscriber (one per node on a cluster) lost and not back; the listener hears of the last. */
+    private final LostConnections<Subscriber> lost;
     private final Subscriber classic;
     /** Guarded by {@code this}. */
     private final Map<HostAndPort, Subscriber> shards = new HashMap<>();
-    /**
-     * Guarded by {@code this}. A drop usually takes every node's connection at once; the listener
-     * hears one {@code resubscribed()} when the last of them is back, not one per connection, so
-     * that nothing it publishes after hearing it can miss a connection still recovering.
-     */
-    private boolean resubscriptionOwed;
     private volatile boolean closed;
 
     JedisSubscription(PubSubListener listener, JedisClientConfig config, RedisSettings settings, HostAndPort singleNode,
@@ -63,6 +60,7 @@ final class JedisSubscription implements PubSubConnection {
         this.singleNode = singleNode;
         this.cluster = cluster;
         this.onClose = onClose;
+        this.lost = new LostConnections<>(() -> deliver(listener::resubscribed));
         this.classic = new Subscriber("redis-pubsub-" + id, false, new ClassicHost(), config, failures,
                 commandTimeoutMillis, connectTimeoutMillis);
     }
@@ -165,7 +163,8 @@ final class JedisSubscription implements PubSubConnection {
 
     /**
      * After a node's connection failed, asks the cluster where each of its channels lives now
-     * and moves those that changed node.
+     * and moves those that changed node. A channel that moved lost what was published meanwhile,
+     * so its new holder counts as lost until it confirms the channel, if the old one did.
      */
     private void reroute(Subscriber from, HostAndPort node) {
         if (closed) {
@@ -185,6 +184,7 @@ final class JedisSubscription implements PubSubConnection {
         }
         // Under this lock, so that looking up a channel's holder never falls between the two.
         synchronized (this) {
+            boolean owed = lost.isLost(from);
             for (Map.Entry<HostAndPort, Set<Subscriber.Key>> move : moves.entrySet()) {
                 if (closed) {
                     return;
@@ -192,24 +192,20 @@ final class JedisSubscription implements PubSubConnection {
                 Set<Subscriber.Key> released = from.release(move.getValue());
                 if (!released.isEmpty()) {
                     LOG.info("sharded channels {} moved from {} to {}", released, node, move.getKey());
-                    shard(move.getKey()).adopt(released);
+                    Subscriber holder = shard(move.getKey());
+                    if (owed) {
+                        // Before the old holder is let off below, so the listener is not told too early.
+                        lost.lost(holder);
+                    }
+                    holder.adopt(released);
                 }
             }
         }
-        // Outside the lock: the announcement calls the listener. The new holders may already
-        // have confirmed everything while the old one still counted as recovering.
-        announceIfRecovered();
-    }
-
-    private void announceIfRecovered() {
-        synchronized (this) {
-            if (!resubscriptionOwed || classic.isRecovering()
-                    || shards.values().stream().anyMatch(Subscriber::isRecovering)) {
-                return;
-            }
-            resubscriptionOwed = false;
+        // Outside the lock: the announcement calls the listener. Giving up its channels may have
+        // ended what the old holder owed, while the new holders already confirmed theirs.
+        if (!from.owes()) {
+            lost.back(from);
         }
-        deliver(listener::resubscribed);
     }
 
     private void deliver(Runnable call) {
@@ -250,14 +246,12 @@ final class JedisSubscription implements PubSubConnection {
 
         @Override
         public void lost(Subscriber subscriber) {
-            synchronized (JedisSubscription.this) {
-                resubscriptionOwed = true;
-            }
+            lost.lost(subscriber);
         }
 
         @Override
-        public void resubscribed() {
-            announceIfRecovered();
+        public void recovered(Subscriber subscriber) {
+            lost.back(subscriber);
         }
     }
 

@@ -70,14 +70,15 @@ final class Subscriber {
         /** A connection attempt failed or a session ended while something was still desired. */
         void disrupted(Subscriber subscriber);
 
-        /** A live session was lost with subscriptions on it; {@link #resubscribed()} follows once all are back. */
+        /** A live session was lost with subscriptions on it; {@link #recovered} follows once all are back. */
         void lost(Subscriber subscriber);
+
+        /** Nothing is owed any more: everything lost is subscribed again, or nothing is left to subscribe. */
+        void recovered(Subscriber subscriber);
 
         void message(String channel, String payload);
 
         void patternMessage(String pattern, String channel, String payload);
-
-        void resubscribed();
     }
 
     private final boolean sharded;
@@ -125,7 +126,7 @@ final class Subscriber {
         } finally {
             // An unsubscribe, or a subscribe that failed and was taken back, may empty this one.
             if (forgiveIfIdle()) {
-                host.resubscribed();
+                host.recovered(this);
             }
         }
     }
@@ -199,8 +200,8 @@ final class Subscriber {
 
     /**
      * Gives up subscriptions that moved to another node; only called between sessions. Returns
-     * those it still held, since an unsubscribe may have come first. The caller asks the host to
-     * look again at {@link #isRecovering()}, which this may have ended.
+     * those it still held, since an unsubscribe may have come first. May end what this one owes,
+     * so the caller looks at {@link #owes()}.
      */
     Set<Key> release(Set<Key> keys) {
         synchronized (lock) {
@@ -219,8 +220,8 @@ final class Subscriber {
     /**
      * A subscriber left with nothing to resubscribe owes no announcement. Clearing the debt here,
      * the moment the last channel leaves, rather than when the thread next looks, matters: the
-     * node that took the channels over may finish first and find this one still recovering, and
-     * then nobody would announce. True if a debt was cleared, so the host should check again.
+     * node that took the channels over may finish first and find this one still owing, and then
+     * nobody would announce. True if a debt was cleared, so the host should check again.
      */
     private boolean forgiveIfIdle() {
         synchronized (lock) {
@@ -426,12 +427,12 @@ final class Subscriber {
         if (resync) {
             from.kill();
         } else if (announce) {
-            host.resubscribed();
+            host.recovered(this);
         }
     }
 
     /** True while a lost session's subscriptions are not all back. */
-    boolean isRecovering() {
+    boolean owes() {
         synchronized (lock) {
             return owed;
         }
