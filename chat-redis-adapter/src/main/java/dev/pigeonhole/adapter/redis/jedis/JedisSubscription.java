@@ -69,10 +69,10 @@ final class JedisSubscription implements PubSubConnection {
     public void subscribe(String channel, boolean sharded) {
         Objects.requireNonNull(channel, "channel");
         if (sharded && cluster != null) {
-            Subscriber.Key key = new Subscriber.Key(Subscriber.Kind.SHARDED, channel);
+            SubscriptionKey key = SubscriptionKey.sharded(channel);
             shardFor(key, true).change(key, true);
         } else {
-            classic.change(new Subscriber.Key(Subscriber.Kind.CHANNEL, channel), true);
+            classic.change(SubscriptionKey.channel(channel), true);
         }
     }
 
@@ -80,7 +80,7 @@ final class JedisSubscription implements PubSubConnection {
     public void unsubscribe(String channel, boolean sharded) {
         Objects.requireNonNull(channel, "channel");
         if (sharded && cluster != null) {
-            Subscriber.Key key = new Subscriber.Key(Subscriber.Kind.SHARDED, channel);
+            SubscriptionKey key = SubscriptionKey.sharded(channel);
             // A reroute may hand the channel to another node while this runs; look again after.
             for (int attempt = 0; attempt < 3; attempt++) {
                 Subscriber holder = shardFor(key, false);
@@ -90,20 +90,20 @@ final class JedisSubscription implements PubSubConnection {
                 holder.change(key, false);
             }
         } else {
-            classic.change(new Subscriber.Key(Subscriber.Kind.CHANNEL, channel), false);
+            classic.change(SubscriptionKey.channel(channel), false);
         }
     }
 
     @Override
     public void psubscribe(String pattern) {
         Objects.requireNonNull(pattern, "pattern");
-        classic.change(new Subscriber.Key(Subscriber.Kind.PATTERN, pattern), true);
+        classic.change(SubscriptionKey.pattern(pattern), true);
     }
 
     @Override
     public void punsubscribe(String pattern) {
         Objects.requireNonNull(pattern, "pattern");
-        classic.change(new Subscriber.Key(Subscriber.Kind.PATTERN, pattern), false);
+        classic.change(SubscriptionKey.pattern(pattern), false);
     }
 
     @Override
@@ -130,7 +130,7 @@ final class JedisSubscription implements PubSubConnection {
      * The subscriber that holds a sharded channel, or, when subscribing, the one for the node
      * that owns its slot now.
      */
-    private Subscriber shardFor(Subscriber.Key key, boolean create) {
+    private Subscriber shardFor(SubscriptionKey key, boolean create) {
         HostAndPort owner;
         synchronized (this) {
             if (closed) {
@@ -171,8 +171,8 @@ final class JedisSubscription implements PubSubConnection {
             return;
         }
         cluster.refresh();
-        Map<HostAndPort, Set<Subscriber.Key>> moves = new HashMap<>();
-        for (Subscriber.Key key : from.desired()) {
+        Map<HostAndPort, Set<SubscriptionKey>> moves = new HashMap<>();
+        for (SubscriptionKey key : from.desired()) {
             try {
                 HostAndPort owner = cluster.ownerOf(key.name());
                 if (!owner.equals(node)) {
@@ -185,11 +185,11 @@ final class JedisSubscription implements PubSubConnection {
         // Under this lock, so that looking up a channel's holder never falls between the two.
         synchronized (this) {
             boolean owed = lost.isLost(from);
-            for (Map.Entry<HostAndPort, Set<Subscriber.Key>> move : moves.entrySet()) {
+            for (Map.Entry<HostAndPort, Set<SubscriptionKey>> move : moves.entrySet()) {
                 if (closed) {
                     return;
                 }
-                Set<Subscriber.Key> released = from.release(move.getValue());
+                Set<SubscriptionKey> released = from.release(move.getValue());
                 if (!released.isEmpty()) {
                     LOG.info("sharded channels {} moved from {} to {}", released, node, move.getKey());
                     Subscriber holder = shard(move.getKey());
