@@ -14,9 +14,11 @@ import java.util.List;
  *
  * <p>Replies come back as plain Java values: {@code Long} for integers, {@code String} for bulk and
  * status replies, {@code List<Object>} for arrays, {@code null} for nil (and for a Lua
- * {@code false}). A failure to reach Redis, or an answer that does not come within the configured
- * timeout, is a {@link dev.pigeonhole.domain.model.StoreUnavailableException}; an error reply from
- * a script is an {@link IllegalStateException}, since it means a bug, not an outage. No client
+ * {@code false}). A failure to reach Redis, an answer that does not come within the configured
+ * timeout, or a refusal (wrong credentials, a read-only replica, a server still loading) is a
+ * {@link dev.pigeonhole.domain.model.StoreUnavailableException}; any other error reply from a
+ * script is an {@link IllegalStateException}, since it means a bug, not an outage. Both
+ * implementations leave that decision to {@link RedisFailures}, so they fail alike. No client
  * type or exception leaves an implementation.
  *
  * <p>Implementations are thread-safe and reconnect by themselves.

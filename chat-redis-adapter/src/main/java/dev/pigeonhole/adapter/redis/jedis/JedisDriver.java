@@ -3,6 +3,7 @@ package dev.pigeonhole.adapter.redis.jedis;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
+import dev.pigeonhole.adapter.redis.RedisFailures;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.adapter.redis.ScriptCall;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
@@ -49,7 +50,7 @@ public final class JedisDriver implements RedisDriver {
     public JedisDriver(RedisSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clientConfig = JedisSetup.clientConfig(settings);
-        this.failures = new JedisFailures(JedisSetup.describe(settings.endpoint()), settings.commandTimeout().toMillis());
+        this.failures = new JedisFailures(new RedisFailures(settings));
         switch (settings.endpoint()) {
             case RedisSettings.Single endpoint -> {
                 this.singleNode = JedisSetup.hostAndPort(endpoint);
@@ -216,7 +217,7 @@ public final class JedisDriver implements RedisDriver {
     public PubSubConnection openPubSub(PubSubListener listener) {
         Objects.requireNonNull(listener, "listener");
         if (closed) {
-            throw failures.unavailable("a pub/sub connection", "the driver is closed", null);
+            throw failures.closed("a pub/sub connection");
         }
         JedisSubscription subscription = new JedisSubscription(listener, clientConfig, settings, singleNode, cluster,
                 failures, subscriptions::remove);
@@ -267,7 +268,7 @@ public final class JedisDriver implements RedisDriver {
 
     private UnifiedJedis client(String what) {
         if (closed) {
-            throw failures.unavailable(what, "the driver is closed", null);
+            throw failures.closed(what);
         }
         if (single != null) {
             return single;
@@ -283,7 +284,7 @@ public final class JedisDriver implements RedisDriver {
         if (e instanceof JedisException jedis) {
             afterFailure(jedis);
             if (closed) {
-                return failures.unavailable("script " + name, "the driver is closed", e);
+                return failures.closed("script " + name);
             }
             return failures.ofScript(name, jedis);
         }

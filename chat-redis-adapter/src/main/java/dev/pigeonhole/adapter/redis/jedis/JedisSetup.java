@@ -82,15 +82,6 @@ final class JedisSetup {
         return seeds;
     }
 
-    /** Where the driver connects, for messages: never includes credentials. */
-    static String describe(RedisSettings.Endpoint endpoint) {
-        return switch (endpoint) {
-            case RedisSettings.Single single -> single.url().getHost() + ":" + single.port()
-                    + ("rediss".equals(single.url().getScheme()) ? " (TLS)" : "");
-            case RedisSettings.Cluster cluster -> "cluster " + String.join(",", cluster.seeds().stream().map(Object::toString).toList());
-        };
-    }
-
     private static int database(URI url) {
         String path = url.getPath();
         if (path == null || path.isEmpty() || "/".equals(path)) {

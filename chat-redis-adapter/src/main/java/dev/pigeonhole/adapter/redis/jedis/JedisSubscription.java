@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis.jedis;
 
+import dev.pigeonhole.adapter.redis.LostConnections;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisSettings;
@@ -42,15 +43,11 @@ final class JedisSubscription implements PubSubConnection {
 
     /** Serializes listener calls across the subscriber threads of a cluster. */
     private final ReentrantLock delivery = new ReentrantLock();
+    /** Every subscriber (one per node on a cluster) lost and not back; the listener hears of the last. */
+    private final LostConnections<Subscriber> lost;
     private final Subscriber classic;
     /** Guarded by {@code this}. */
     private final Map<HostAndPort, Subscriber> shards = new HashMap<>();
-    /**
-     * Guarded by {@code this}. A drop usually takes every node's connection at once; the listener
-     * hears one {@code resubscribed()} when the last of them is back, not one per connection, so
-     * that nothing it publishes after hearing it can miss a connection still recovering.
-     */
-    private boolean resubscriptionOwed;
     private volatile boolean closed;
 
     JedisSubscription(PubSubListener listener, JedisClientConfig config, RedisSettings settings, HostAndPort singleNode,
@@ -63,6 +60,7 @@ final class JedisSubscription implements PubSubConnection {
         this.singleNode = singleNode;
         this.cluster = cluster;
         this.onClose = onClose;
+        this.lost = new LostConnections<>(() -> deliver(listener::resubscribed));
         this.classic = new Subscriber("redis-pubsub-" + id, false, new ClassicHost(), config, failures,
                 commandTimeoutMillis, connectTimeoutMillis);
     }
@@ -71,10 +69,10 @@ final class JedisSubscription implements PubSubConnection {
     public void subscribe(String channel, boolean sharded) {
         Objects.requireNonNull(channel, "channel");
         if (sharded && cluster != null) {
-            Subscriber.Key key = new Subscriber.Key(Subscriber.Kind.SHARDED, channel);
+            SubscriptionKey key = SubscriptionKey.sharded(channel);
             shardFor(key, true).change(key, true);
         } else {
-            classic.change(new Subscriber.Key(Subscriber.Kind.CHANNEL, channel), true);
+            classic.change(SubscriptionKey.channel(channel), true);
         }
     }
 
@@ -82,7 +80,7 @@ final class JedisSubscription implements PubSubConnection {
     public void unsubscribe(String channel, boolean sharded) {
         Objects.requireNonNull(channel, "channel");
         if (sharded && cluster != null) {
-            Subscriber.Key key = new Subscriber.Key(Subscriber.Kind.SHARDED, channel);
+            SubscriptionKey key = SubscriptionKey.sharded(channel);
             // A reroute may hand the channel to another node while this runs; look again after.
             for (int attempt = 0; attempt < 3; attempt++) {
                 Subscriber holder = shardFor(key, false);
@@ -92,20 +90,20 @@ final class JedisSubscription implements PubSubConnection {
                 holder.change(key, false);
             }
         } else {
-            classic.change(new Subscriber.Key(Subscriber.Kind.CHANNEL, channel), false);
+            classic.change(SubscriptionKey.channel(channel), false);
         }
     }
 
     @Override
     public void psubscribe(String pattern) {
         Objects.requireNonNull(pattern, "pattern");
-        classic.change(new Subscriber.Key(Subscriber.Kind.PATTERN, pattern), true);
+        classic.change(SubscriptionKey.pattern(pattern), true);
     }
 
     @Override
     public void punsubscribe(String pattern) {
         Objects.requireNonNull(pattern, "pattern");
-        classic.change(new Subscriber.Key(Subscriber.Kind.PATTERN, pattern), false);
+        classic.change(SubscriptionKey.pattern(pattern), false);
     }
 
     @Override
@@ -132,7 +130,7 @@ final class JedisSubscription implements PubSubConnection {
      * The subscriber that holds a sharded channel, or, when subscribing, the one for the node
      * that owns its slot now.
      */
-    private Subscriber shardFor(Subscriber.Key key, boolean create) {
+    private Subscriber shardFor(SubscriptionKey key, boolean create) {
         HostAndPort owner;
         synchronized (this) {
             if (closed) {
@@ -165,15 +163,16 @@ final class JedisSubscription implements PubSubConnection {
 
     /**
      * After a node's connection failed, asks the cluster where each of its channels lives now
-     * and moves those that changed node.
+     * and moves those that changed node. A channel that moved lost what was published meanwhile,
+     * so its new holder counts as lost until it confirms the channel, if the old one did.
      */
     private void reroute(Subscriber from, HostAndPort node) {
         if (closed) {
             return;
         }
         cluster.refresh();
-        Map<HostAndPort, Set<Subscriber.Key>> moves = new HashMap<>();
-        for (Subscriber.Key key : from.desired()) {
+        Map<HostAndPort, Set<SubscriptionKey>> moves = new HashMap<>();
+        for (SubscriptionKey key : from.desired()) {
             try {
                 HostAndPort owner = cluster.ownerOf(key.name());
                 if (!owner.equals(node)) {
@@ -185,31 +184,28 @@ final class JedisSubscription implements PubSubConnection {
         }
         // Under this lock, so that looking up a channel's holder never falls between the two.
         synchronized (this) {
-            for (Map.Entry<HostAndPort, Set<Subscriber.Key>> move : moves.entrySet()) {
+            boolean owed = lost.isLost(from);
+            for (Map.Entry<HostAndPort, Set<SubscriptionKey>> move : moves.entrySet()) {
                 if (closed) {
                     return;
                 }
-                Set<Subscriber.Key> released = from.release(move.getValue());
+                Set<SubscriptionKey> released = from.release(move.getValue());
                 if (!released.isEmpty()) {
                     LOG.info("sharded channels {} moved from {} to {}", released, node, move.getKey());
-                    shard(move.getKey()).adopt(released);
+                    Subscriber holder = shard(move.getKey());
+                    if (owed) {
+                        // Before the old holder is let off below, so the listener is not told too early.
+                        lost.lost(holder);
+                    }
+                    holder.adopt(released);
                 }
             }
         }
-        // Outside the lock: the announcement calls the listener. The new holders may already
-        // have confirmed everything while the old one still counted as recovering.
-        announceIfRecovered();
-    }
-
-    private void announceIfRecovered() {
-        synchronized (this) {
-            if (!resubscriptionOwed || classic.isRecovering()
-                    || shards.values().stream().anyMatch(Subscriber::isRecovering)) {
-                return;
-            }
-            resubscriptionOwed = false;
+        // Outside the lock: the announcement calls the listener. Giving up its channels may have
+        // ended what the old holder owed, while the new holders already confirmed theirs.
+        if (!from.owes()) {
+            lost.back(from);
         }
-        deliver(listener::resubscribed);
     }
 
     private void deliver(Runnable call) {
@@ -250,14 +246,12 @@ final class JedisSubscription implements PubSubConnection {
 
         @Override
         public void lost(Subscriber subscriber) {
-            synchronized (JedisSubscription.this) {
-                resubscriptionOwed = true;
-            }
+            lost.lost(subscriber);
         }
 
         @Override
-        public void resubscribed() {
-            announceIfRecovered();
+        public void recovered(Subscriber subscriber) {
+            lost.back(subscriber);
         }
     }
 

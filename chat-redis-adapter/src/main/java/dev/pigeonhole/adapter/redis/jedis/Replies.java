@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis.jedis;
 
+import dev.pigeonhole.adapter.redis.RedisFailures;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,7 +30,7 @@ final class Replies {
             // Only RESP3 produces booleans; map them the way RESP2 carries a Lua boolean.
             case Boolean b -> b ? 1L : null;
             // A Lua table may hold an error reply ({err = ...}); Redis passes it on nested.
-            case JedisDataException error -> throw JedisFailures.scriptError(scriptName, error.getMessage(), error);
+            case JedisDataException error -> throw RedisFailures.scriptError(scriptName, error.getMessage(), error);
             default -> throw new IllegalStateException(
                     "Redis script " + scriptName + " returned a " + reply.getClass().getName() + ", which the driver does not map");
         };

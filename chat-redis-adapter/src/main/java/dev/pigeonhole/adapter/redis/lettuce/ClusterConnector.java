@@ -15,7 +15,6 @@ import io.lettuce.core.codec.StringCodec;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Collectors;
 
 /**
  * A Redis Cluster, through {@link RedisClusterClient}: one logical connection that routes each
@@ -30,24 +29,17 @@ final class ClusterConnector extends Connector<StatefulRedisClusterConnection<St
     private static final Duration PERIODIC_REFRESH = Duration.ofSeconds(30);
 
     private final RedisClusterClient client;
-    private final String endpoint;
 
     ClusterConnector(RedisSettings settings, RedisSettings.Cluster cluster) {
         super(settings);
         // Lettuce gives every node connection the first seed's settings, the client name included.
         List<RedisURI> seeds = cluster.seeds().stream().map(seed -> uri(settings, seed.host(), seed.port()).build()).toList();
-        this.endpoint = "cluster " + cluster.seeds().stream().map(Object::toString).collect(Collectors.joining(","));
         this.client = RedisClusterClient.create(resources, seeds);
         ClusterClientOptions.Builder options = configure(ClusterClientOptions.builder(), settings);
         options.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                 .enablePeriodicRefresh(PERIODIC_REFRESH)
                 .build());
         client.setOptions(options.build());
-    }
-
-    @Override
-    String endpoint() {
-        return endpoint;
     }
 
     @Override

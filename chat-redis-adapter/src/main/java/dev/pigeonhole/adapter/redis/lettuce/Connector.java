@@ -1,9 +1,12 @@
 package dev.pigeonhole.adapter.redis.lettuce;
 
+import dev.pigeonhole.adapter.redis.RedisFailure;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.MaintNotificationsConfig;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
@@ -19,9 +22,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Owns the Lettuce client of one {@link LettuceDriver} and its one shared command connection.
@@ -102,8 +107,10 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
                 .withClientName(settings.clientName());
     }
 
-    /** Where Redis is, for messages and logs; never shows a password. */
-    abstract String endpoint();
+    /** Where Redis is, for logs; never shows a password. */
+    final String endpoint() {
+        return settings.endpoint().toString();
+    }
 
     abstract boolean isCluster();
 
@@ -119,13 +126,16 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     /** A new subscription connection, the cluster kind on a cluster. */
     abstract CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub(C connection);
 
-    /** The shared connection's commands, connecting first if needed; {@link StoreUnavailableException} if that fails. */
-    final BaseRedisAsyncCommands<String, String> commands(Failures failures, long deadline) {
+    /**
+     * The shared connection's commands, connecting first if needed; {@link StoreUnavailableException}
+     * for {@code action} if that fails.
+     */
+    final BaseRedisAsyncCommands<String, String> commands(LettuceFailures failures, String action, long deadline) {
         BaseRedisAsyncCommands<String, String> ready = commands;
         if (ready != null) {
             return ready;
         }
-        C connected = failures.await(connection(), "the shared connection", deadline);
+        C connected = failures.await(connection(), action, deadline);
         ready = commandsOf(connected);
         commands = ready;
         return ready;
@@ -137,7 +147,27 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
 
     final CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub() {
         // On a cluster the subscription connection needs the topology the command connection loads.
-        return connection().thenCompose(this::connectPubSub);
+        return connection().thenCompose(connected -> keepingTheReason(() -> connectPubSub(connected)));
+    }
+
+    /**
+     * Makes a connection attempt, and one more if the first lost Redis's reason for refusing it.
+     * Lettuce fails a handshake by closing the channel first, and the channel's closing can fail
+     * it again, as "Connection closed prematurely", before Redis's answer (WRONGPASS, NOAUTH) is
+     * passed on. The answer tells a misconfiguration from an outage, and the next attempt carries
+     * it; nothing was sent but the handshake, so trying again is harmless.
+     */
+    private static <T> CompletableFuture<T> keepingTheReason(Supplier<CompletableFuture<T>> attempt) {
+        return attempt.get().exceptionallyCompose(failure -> lostTheReason(failure)
+                ? attempt.get()
+                : CompletableFuture.failedFuture(failure));
+    }
+
+    private static boolean lostTheReason(Throwable failure) {
+        List<Throwable> chain = RedisFailure.chain(failure);
+        return chain.stream().noneMatch(RedisCommandExecutionException.class::isInstance)
+                && chain.stream().anyMatch(t -> t instanceof RedisConnectionException
+                        && "Connection closed prematurely".equals(t.getMessage()));
     }
 
     /**
@@ -157,7 +187,7 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
             CompletableFuture<C> attempt = new CompletableFuture<>();
             if (connection.compareAndSet(current, attempt)) {
                 try {
-                    connect().whenComplete((connected, failure) -> {
+                    keepingTheReason(this::connect).whenComplete((connected, failure) -> {
                         if (failure != null) {
                             LOG.debug("connecting to Redis at {} failed", endpoint(), failure);
                             attempt.completeExceptionally(failure);

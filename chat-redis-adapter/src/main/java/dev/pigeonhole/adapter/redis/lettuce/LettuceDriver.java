@@ -3,6 +3,7 @@ package dev.pigeonhole.adapter.redis.lettuce;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
+import dev.pigeonhole.adapter.redis.RedisFailures;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.adapter.redis.ScriptCall;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
@@ -46,7 +47,7 @@ public final class LettuceDriver implements RedisDriver {
     private static final Duration PING_PAUSE = Duration.ofMillis(25);
 
     private final Connector<?> connector;
-    private final Failures failures;
+    private final LettuceFailures failures;
     private final Duration pingPatience;
     private final Set<LettucePubSub> pubSubs = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -56,7 +57,7 @@ public final class LettuceDriver implements RedisDriver {
         this.connector = Connector.of(settings);
         // Waiting longer than Lettuce's own timeouts only matters when they cannot apply (a connect
         // attempt stuck behind another); two commands fit for the EVALSHA, EVAL fallback.
-        this.failures = new Failures(connector.endpoint(), settings.commandTimeout(),
+        this.failures = new LettuceFailures(new RedisFailures(settings),
                 settings.connectTimeout().plus(settings.commandTimeout().multipliedBy(2)));
         this.pingPatience = settings.connectTimeout().plus(settings.commandTimeout());
         // Connect in the background so the first call finds the connection ready; if this attempt
@@ -68,8 +69,8 @@ public final class LettuceDriver implements RedisDriver {
     public Object run(ScriptCall call) {
         Objects.requireNonNull(call, "call");
         long deadline = failures.deadline();
-        BaseRedisAsyncCommands<String, String> commands = commands(deadline);
-        return failures.await(run(commands, call), action(call), deadline);
+        BaseRedisAsyncCommands<String, String> commands = commands("script " + call.script().name(), deadline);
+        return failures.awaitScript(run(commands, call), call.script().name(), deadline);
     }
 
     @Override
@@ -79,14 +80,14 @@ public final class LettuceDriver implements RedisDriver {
             return List.of();
         }
         long deadline = failures.deadline();
-        BaseRedisAsyncCommands<String, String> commands = commands(deadline);
+        BaseRedisAsyncCommands<String, String> commands = commands(calls.size() + " pipelined scripts", deadline);
         List<CompletableFuture<Object>> pending = new ArrayList<>(calls.size());
         for (ScriptCall call : calls) {
             pending.add(run(commands, call));
         }
         List<Object> replies = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
-            replies.add(failures.await(pending.get(i), action(calls.get(i)), deadline));
+            replies.add(failures.awaitScript(pending.get(i), calls.get(i).script().name(), deadline));
         }
         return Collections.unmodifiableList(replies);
     }
@@ -95,10 +96,10 @@ public final class LettuceDriver implements RedisDriver {
     public void publish(String channel, String payload, boolean sharded) {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(payload, "payload");
-        long deadline = failures.deadline();
-        BaseRedisAsyncCommands<String, String> commands = commands(deadline);
         boolean spublish = sharded && connector.isCluster();
-        String action = (spublish ? "SPUBLISH " : "PUBLISH ") + channel;
+        String action = (spublish ? "SPUBLISH to " : "PUBLISH to ") + channel;
+        long deadline = failures.deadline();
+        BaseRedisAsyncCommands<String, String> commands = commands(action, deadline);
         CompletableFuture<Long> sent;
         try {
             sent = (spublish ? commands.spublish(channel, payload) : commands.publish(channel, payload)).toCompletableFuture();
@@ -115,13 +116,13 @@ public final class LettuceDriver implements RedisDriver {
 
     @Override
     public PubSubConnection openPubSub(PubSubListener listener) {
-        checkOpen();
+        checkOpen("a pub/sub connection");
         LettucePubSub pubSub = LettucePubSub.open(connector, failures, listener, pubSubs::remove);
         pubSubs.add(pubSub);
         if (closed.get()) {
             // close() ran while this one was opening and could not see it
             pubSub.close();
-            checkOpen();
+            checkOpen("a pub/sub connection");
         }
         return pubSub;
     }
@@ -166,14 +167,14 @@ public final class LettuceDriver implements RedisDriver {
         connector.shutdown();
     }
 
-    private BaseRedisAsyncCommands<String, String> commands(long deadline) {
-        checkOpen();
-        return connector.commands(failures, deadline);
+    private BaseRedisAsyncCommands<String, String> commands(String action, long deadline) {
+        checkOpen(action);
+        return connector.commands(failures, action, deadline);
     }
 
-    private void checkOpen() {
+    private void checkOpen(String action) {
         if (closed.get()) {
-            throw new StoreUnavailableException("the Redis driver for " + connector.endpoint() + " is closed", null);
+            throw failures.closed(action);
         }
     }
 
@@ -210,9 +211,5 @@ public final class LettuceDriver implements RedisDriver {
             current = current.getCause();
         }
         return current;
-    }
-
-    private static String action(ScriptCall call) {
-        return "script " + call.script().name();
     }
 }

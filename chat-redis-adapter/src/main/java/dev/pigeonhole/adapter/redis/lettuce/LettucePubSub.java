@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis.lettuce;
 
+import dev.pigeonhole.adapter.redis.LostConnections;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
@@ -56,7 +57,7 @@ final class LettucePubSub implements PubSubConnection {
     private final StatefulRedisPubSubConnection<String, String> connection;
     /** The same connection when it is a cluster's, else null: it routes SSUBSCRIBE to the shard's node. */
     private final StatefulRedisClusterPubSubConnection<String, String> cluster;
-    private final Failures failures;
+    private final LettuceFailures failures;
     private final PubSubListener listener;
     private final SerialDelivery delivery;
     private final Consumer<LettucePubSub> onClose;
@@ -65,14 +66,13 @@ final class LettucePubSub implements PubSubConnection {
     /** Every underlying connection whose reconnects are followed: the main one and the shard nodes'. */
     private final Set<StatefulRedisPubSubConnection<String, String>> watched =
             Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
-    /** The watched connections lost and not yet proven resubscribed. */
-    private final Set<StatefulRedisPubSubConnection<String, String>> down =
-            Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    /** The watched connections lost and not yet proven resubscribed; the listener hears of the last. */
+    private final LostConnections<StatefulRedisPubSubConnection<String, String>> lost;
     /** Each sharded channel and the node connection it was confirmed on. */
     private final Map<String, StatefulRedisPubSubConnection<String, String>> shardChannels = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LettucePubSub(StatefulRedisPubSubConnection<String, String> connection, Failures failures,
+    private LettucePubSub(StatefulRedisPubSubConnection<String, String> connection, LettuceFailures failures,
                           PubSubListener listener, Consumer<LettucePubSub> onClose) {
         this.connection = connection;
         this.cluster = connection instanceof StatefulRedisClusterPubSubConnection<String, String> c ? c : null;
@@ -80,18 +80,19 @@ final class LettucePubSub implements PubSubConnection {
         this.listener = listener;
         this.onClose = onClose;
         this.delivery = new SerialDelivery("subscription connection to " + failures.endpoint());
+        this.lost = new LostConnections<>(() -> delivery.submit(listener::resubscribed));
         connection.addListener(messages);
         watch(connection);
     }
 
     /** Opens the connection; {@link StoreUnavailableException} if Redis cannot be reached in time. */
-    static LettucePubSub open(Connector<?> connector, Failures failures, PubSubListener listener,
+    static LettucePubSub open(Connector<?> connector, LettuceFailures failures, PubSubListener listener,
                               Consumer<LettucePubSub> onClose) {
         Objects.requireNonNull(listener, "listener");
         CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> opening = connector.connectPubSub();
         StatefulRedisPubSubConnection<String, String> connection;
         try {
-            connection = failures.await(opening, "opening a subscription connection");
+            connection = failures.await(opening, "a pub/sub connection");
         } catch (RuntimeException e) {
             // Given up on, but it may still succeed: do not leave it open behind the caller's back.
             opening.thenAccept(StatefulRedisPubSubConnection::closeAsync);
@@ -224,14 +225,14 @@ final class LettucePubSub implements PubSubConnection {
         public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
             if (!closed.get()) {
                 LOG.debug("a subscription connection to {} was lost", failures.endpoint());
-                down.add(underlying);
+                lost.lost(underlying);
             }
         }
 
         @Override
         public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
             // The first connect is not a return; only a connection seen lost is.
-            if (!closed.get() && down.contains(underlying)) {
+            if (!closed.get() && lost.isLost(underlying)) {
                 LOG.debug("a subscription connection to {} is back, at {}", failures.endpoint(), address);
                 resubscribe(CHECK_ATTEMPTS);
             }
@@ -266,17 +267,10 @@ final class LettucePubSub implements PubSubConnection {
     }
 
     private void back(StatefulRedisPubSubConnection<String, String> underlying) {
-        boolean complete;
-        synchronized (down) {
-            down.remove(underlying);
-            // A node connection Lettuce closed for good (its node left the cluster) never comes
-            // back. (isOpen() would not tell: it is false while a connection is reconnecting.)
-            down.removeIf(lost -> lost instanceof RedisChannelHandler<?, ?> handler && handler.isClosed());
-            complete = down.isEmpty();
-        }
-        if (complete) {
-            delivery.submit(listener::resubscribed);
-        }
+        // A node connection Lettuce closed for good (its node left the cluster) never comes
+        // back. (isOpen() would not tell: it is false while a connection is reconnecting.)
+        lost.forgetIf(gone -> gone instanceof RedisChannelHandler<?, ?> handler && handler.isClosed());
+        lost.back(underlying);
     }
 
     /** Lettuce's callbacks, handed to the listener one at a time. */

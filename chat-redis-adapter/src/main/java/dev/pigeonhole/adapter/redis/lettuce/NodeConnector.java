@@ -18,12 +18,10 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
 
     private final RedisURI uri;
     private final RedisClient client;
-    private final String endpoint;
 
-    private NodeConnector(RedisSettings settings, RedisURI uri, String endpoint) {
+    private NodeConnector(RedisSettings settings, RedisURI uri) {
         super(settings);
         this.uri = uri;
-        this.endpoint = endpoint;
         this.client = RedisClient.create(resources, uri);
         client.setOptions(configure(ClientOptions.builder(), settings).build());
     }
@@ -42,8 +40,7 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
             String password = colon < 0 ? userInfo : userInfo.substring(colon + 1);
             builder = user.isEmpty() ? builder.withPassword(password) : builder.withAuthentication(user, password);
         }
-        String endpoint = url.getScheme() + "://" + url.getHost() + ":" + single.port() + "/" + database;
-        return new NodeConnector(settings, builder.build(), endpoint);
+        return new NodeConnector(settings, builder.build());
     }
 
     private static String unbracketed(String host) {
@@ -64,11 +61,6 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
             // reported below
         }
         throw new IllegalArgumentException("the path of a Redis URL is a database number, not '" + path + "'");
-    }
-
-    @Override
-    String endpoint() {
-        return endpoint;
     }
 
     @Override

@@ -1,0 +1,144 @@
+package dev.pigeonhole.adapter.redis;
+
+import dev.pigeonhole.adapter.redis.RedisFailure.ErrorReply;
+import dev.pigeonhole.adapter.redis.RedisFailure.NoAnswer;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * What a failure talking to Redis means for the caller, decided once for both clients: the same
+ * Redis answer is the same domain error with the same message on Jedis and on Lettuce.
+ *
+ * <ul>
+ * <li>A refusal Redis gives about itself or about this client is
+ * {@link StoreUnavailableException}: wrong or missing credentials and missing permissions (a
+ * misconfiguration, and the message says so), a read-only replica, a server still loading or
+ * unable to save, a cluster in flux.</li>
+ * <li>Any other error reply to a script is an {@link IllegalStateException}: the script is wrong,
+ * and retrying will not help.</li>
+ * <li>Any other error reply to anything else (connecting, publishing, subscribing) is unavailable
+ * too, since no script of ours caused it.</li>
+ * <li>No answer at all (a timeout, a refused or broken connection) is unavailable.</li>
+ * </ul>
+ *
+ * <p>Messages read {@code Redis at <endpoint> could not serve <action>: <reason>}. The endpoint is
+ * {@link RedisSettings.Endpoint#toString()}, which never shows a password, and whatever a client
+ * adds is stripped of the user info a URL in it may carry.
+ */
+public final class RedisFailures {
+
+    private static final int MAX_DETAIL = 200;
+    private static final Pattern USER_INFO = Pattern.compile("(\\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\\s]*@");
+
+    private final String endpoint;
+    private final long connectTimeoutMillis;
+    private final long commandTimeoutMillis;
+
+    public RedisFailures(RedisSettings settings) {
+        this.endpoint = settings.endpoint().toString();
+        this.connectTimeoutMillis = settings.connectTimeout().toMillis();
+        this.commandTimeoutMillis = settings.commandTimeout().toMillis();
+    }
+
+    /** Where Redis is, as every message names it. */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    /**
+     * The failure of a script call: an error reply that is not a refusal comes from the script
+     * itself and is a bug; everything else is unavailability.
+     */
+    public RuntimeException ofScript(String scriptName, RedisFailure failure, Throwable cause) {
+        if (failure instanceof ErrorReply reply && Refusal.of(reply).isEmpty()) {
+            return scriptError(scriptName, reply.text(), cause);
+        }
+        return unavailable("script " + scriptName, failure, cause);
+    }
+
+    /** The failure of anything but a script's own work: connecting, publishing, subscribing. */
+    public StoreUnavailableException unavailable(String action, RedisFailure failure, Throwable cause) {
+        return new StoreUnavailableException("Redis at " + endpoint + " could not serve " + action + ": " + reason(failure), cause);
+    }
+
+    /** A script answered with an error of its own making: a bug, not an outage. */
+    public static IllegalStateException scriptError(String scriptName, String reply, Throwable cause) {
+        return new IllegalStateException("Redis script " + scriptName + " failed: " + reply, cause);
+    }
+
+    /** Why, in one line, for a message that says what was being done and where. */
+    public String reason(RedisFailure failure) {
+        return switch (failure) {
+            case ErrorReply reply -> Refusal.of(reply).map(refusal -> refusal.meaning).orElse("it answered with an error")
+                    + " (" + clean(reply.text()) + ")";
+            case NoAnswer(RedisFailure.Trouble trouble, String detail) -> {
+                String said = clean(detail);
+                yield describe(trouble) + (said.isEmpty() ? "" : " (" + said + ")");
+            }
+        };
+    }
+
+    private String describe(RedisFailure.Trouble trouble) {
+        return switch (trouble) {
+            case TIMED_OUT -> "no answer within " + commandTimeoutMillis + " ms";
+            case CONNECT_TIMED_OUT -> "no connection within " + connectTimeoutMillis + " ms";
+            case REFUSED -> "connection refused";
+            case BROKEN -> "connection broken";
+            case UNKNOWN_HOST -> "unknown host";
+            case NO_ROUTE -> "no route to host";
+            case TLS_FAILED -> "TLS failed";
+            case NO_FREE_CONNECTION -> "no pooled connection became free within " + commandTimeoutMillis + " ms";
+            case INTERRUPTED -> "interrupted while waiting";
+            case CLOSED -> "the driver is closed";
+            case UNREACHABLE -> "not reachable";
+        };
+    }
+
+    /** One line, of bounded length, with no password a URL in it may carry. */
+    static String clean(String text) {
+        if (text == null) {
+            return "";
+        }
+        String line = text.strip().lines().findFirst().orElse("");
+        line = USER_INFO.matcher(line).replaceAll("$1");
+        return line.length() <= MAX_DETAIL ? line : line.substring(0, MAX_DETAIL) + "...";
+    }
+
+    /**
+     * The error codes by which Redis says it cannot serve right now, or not this client, rather
+     * than that the request was wrong.
+     */
+    private enum Refusal {
+        NOAUTH("misconfigured: Redis requires a password and none is configured"),
+        WRONGPASS("misconfigured: Redis rejects the configured user name or password"),
+        NOPERM("misconfigured: the configured Redis user lacks a permission the adapter needs (see its ACL)"),
+        READONLY("the node is a read-only replica: the configured address names a replica, or a failover is under way"),
+        LOADING("Redis is still loading its data into memory"),
+        MISCONF("Redis refuses writes because it cannot save to disk"),
+        BUSY("Redis is busy running a script that takes too long"),
+        MASTERDOWN("the replica has lost its link to the master"),
+        CLUSTERDOWN("the cluster is down"),
+        TRYAGAIN("the keys' slot is being moved between nodes"),
+        NOREPLICAS("too few replicas are connected for Redis to accept writes"),
+        OOM("Redis is out of memory"),
+        MOVED("the keys' slot has moved to another node"),
+        ASK("the keys' slot is moving to another node");
+
+        private final String meaning;
+
+        Refusal(String meaning) {
+            this.meaning = meaning;
+        }
+
+        static Optional<Refusal> of(ErrorReply reply) {
+            String code = reply.code();
+            for (Refusal refusal : values()) {
+                if (refusal.name().equals(code)) {
+                    return Optional.of(refusal);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package dev.pigeonhole.adapter.redis.lettuce;
+
+import dev.pigeonhole.adapter.redis.RedisFailure;
+import dev.pigeonhole.adapter.redis.RedisFailure.ErrorReply;
+import dev.pigeonhole.adapter.redis.RedisFailure.NoAnswer;
+import dev.pigeonhole.adapter.redis.RedisFailure.Trouble;
+import dev.pigeonhole.adapter.redis.RedisFailures;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Waits for Lettuce's futures, reads whatever they fail with as a {@link RedisFailure}, and leaves
+ * the verdict to the shared {@link RedisFailures}, so that Jedis and Lettuce fail alike and no
+ * Lettuce, Netty or Reactor type reaches a caller (they stay attached as the cause, for the logs).
+ */
+final class LettuceFailures {
+
+    private final RedisFailures rules;
+    private final Duration patience;
+
+    /**
+     * @param patience the longest a caller waits for one operation: Lettuce's own timeouts
+     *                 normally end it first, this only bounds the cases they do not cover
+     */
+    LettuceFailures(RedisFailures rules, Duration patience) {
+        this.rules = rules;
+        this.patience = patience;
+    }
+
+    String endpoint() {
+        return rules.endpoint();
+    }
+
+    /** A deadline {@link #patience} from now, for the {@code await} methods. */
+    long deadline() {
+        return System.nanoTime() + patience.toNanos();
+    }
+
+    <T> T await(CompletionStage<T> stage, String action) {
+        return await(stage, action, deadline());
+    }
+
+    /** Like {@link #await(CompletionStage, String)}, for a request that may also fail before it returns its future. */
+    <T> T call(Supplier<? extends CompletionStage<T>> request, String action) {
+        CompletionStage<T> stage;
+        try {
+            stage = request.get();
+        } catch (RuntimeException e) {
+            throw translate(e, action);
+        }
+        return await(stage, action, deadline());
+    }
+
+    /** The value of {@code stage}; whatever it fails with is unavailability, never a client exception. */
+    <T> T await(CompletionStage<T> stage, String action, long deadline) {
+        return await(stage, action, deadline, failure -> translate(failure, action));
+    }
+
+    /** The reply of a script call; an error reply from the script itself is an {@link IllegalStateException}. */
+    <T> T awaitScript(CompletionStage<T> stage, String scriptName, long deadline) {
+        return await(stage, "script " + scriptName, deadline, failure -> ofScript(failure, scriptName));
+    }
+
+    private <T> T await(CompletionStage<T> stage, String action, long deadline, Function<Throwable, RuntimeException> failed) {
+        try {
+            return stage.toCompletableFuture().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw failed.apply(e.getCause());
+        } catch (TimeoutException e) {
+            throw rules.unavailable(action, new NoAnswer(Trouble.TIMED_OUT, "waited " + patience.toMillis() + " ms in all"), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw rules.unavailable(action, new NoAnswer(Trouble.INTERRUPTED, null), e);
+        } catch (RuntimeException e) {
+            // CancellationException, or a failure thrown before any future existed
+            throw failed.apply(e);
+        }
+    }
+
+    /** Any failure of {@code action} as unavailability: nothing but a script can have a bug of its own. */
+    RuntimeException translate(Throwable failure, String action) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof StoreUnavailableException translated) {
+            return translated;
+        }
+        return rules.unavailable(action, read(cause), cause);
+    }
+
+    /** A script call's failure: the script's own error reply, or trouble on the way to it. */
+    private RuntimeException ofScript(Throwable failure, String scriptName) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof StoreUnavailableException translated) {
+            return translated;
+        }
+        RedisFailure read = read(cause);
+        return cause instanceof RedisCommandExecutionException
+                ? rules.ofScript(scriptName, read, cause)
+                : rules.unavailable("script " + scriptName, read, cause);
+    }
+
+    StoreUnavailableException closed(String action) {
+        return rules.unavailable(action, new NoAnswer(Trouble.CLOSED, null), null);
+    }
+
+    /** Redis's error reply if the failure holds one (as a failed handshake does), else what kept an answer from coming. */
+    private static RedisFailure read(Throwable failure) {
+        for (Throwable t : RedisFailure.chain(failure)) {
+            if (t instanceof RedisCommandExecutionException reply && reply.getMessage() != null) {
+                return new ErrorReply(reply.getMessage());
+            }
+        }
+        for (Throwable t : RedisFailure.chain(failure)) {
+            if (t instanceof RedisCommandTimeoutException) {
+                return new NoAnswer(Trouble.TIMED_OUT, null);
+            }
+            if (t instanceof RedisCommandInterruptedException || t instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                return new NoAnswer(Trouble.INTERRUPTED, null);
+            }
+        }
+        return RedisFailure.fromJdk(failure).orElseGet(() -> switch (failure) {
+            // Commands in flight when a connection drops are cancelled with it.
+            case CancellationException e -> new NoAnswer(Trouble.BROKEN, "cancelled");
+            case RedisConnectionException e -> new NoAnswer(Trouble.UNREACHABLE, null);
+            // "Currently not connected", "Connection closed": Redis could not be reached.
+            default -> new NoAnswer(Trouble.UNREACHABLE, failure.getMessage());
+        });
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable current = failure;
+        while ((current instanceof ExecutionException || current instanceof CompletionException) && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+}
