@@ -1,6 +1,8 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
+import dev.pigeonhole.adapter.http.ServerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -48,22 +50,22 @@ final class ChatCrowd implements AutoCloseable {
     }
 
     /** {@code chatCount} chats of {@code usersPerChat} members each, every chat opened with the message "hello". */
-    static ChatCrowd create(HttpApi api, int chatCount, int usersPerChat) throws InterruptedException {
+    static ChatCrowd create(ApiClient api, int chatCount, int usersPerChat) throws InterruptedException {
         List<Chat> chats = new ArrayList<>();
         for (int c = 0; c < chatCount; c++) {
             List<String> users = new ArrayList<>();
             for (int u = 0; u < usersPerChat; u++) {
-                users.add(HttpApi.randomUser(u == 0 ? "creator" : "member"));
+                users.add(ApiClient.randomUser(u == 0 ? "creator" : "member"));
             }
             List<String> tokens = inParallel(users, user -> {
                 String token = api.signIn(user);
-                HttpApi.Answer seen = api.get("/api/chats", token);
+                ApiClient.Response seen = api.get("/api/chats", token);
                 if (seen.status() != 200) {
                     throw new AssertionError("GET /api/chats as " + user + " answered " + seen);
                 }
                 return token;
             });
-            HttpApi.Answer created = api.post("/api/chats", tokens.getFirst(),
+            ApiClient.Response created = api.postJson("/api/chats", tokens.getFirst(),
                     Map.of("members", users.subList(1, users.size()), "message", "hello"));
             if (created.status() != 201) {
                 throw new AssertionError("creating a chat of " + usersPerChat + " answered " + created);
@@ -104,7 +106,7 @@ final class ChatCrowd implements AutoCloseable {
             }
         }
         awaitAll(opened);
-        HttpApi api = HttpApi.of(server);
+        ApiClient api = ApiClient.onPort(server.port());
         int all = chats.stream().mapToInt(chat -> chat.users().size()).sum();
         await().atMost(SETUP_PATIENCE).until(() -> ServerMetrics.liveSessions(api) == all);
         for (Chat chat : chats) {

@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -26,8 +27,8 @@ class HealthWhenRedisDownTest {
                              .withClient(client).withEndpoint(redis.target().endpoint())
                              .withKeyPrefix(redis.target().newPrefix())),
                      ServerConfig.defaults().withPort(0), InstantSource.system())) {
-            HttpApi api = HttpApi.of(server);
-            String token = api.signIn(HttpApi.randomUser("alice"));
+            ApiClient api = ApiClient.onPort(server.port());
+            String token = api.signIn(ApiClient.randomUser("alice"));
             assertThat(api.get("/health", null).status()).isEqualTo(200);
             assertThat(api.get("/api/pending", token).status()).isEqualTo(200);
 
@@ -36,22 +37,22 @@ class HealthWhenRedisDownTest {
             // With the default timeouts, finding Redis gone takes Lettuce up to connect + command
             // timeout (2 s + 2 s of PING retries); the client's 10 s limit keeps "never a hang" honest.
 
-            HttpApi.Answer health = api.get("/health", null);
+            ApiClient.Response health = api.get("/health", null);
             assertThat(health.status()).as(health.toString()).isEqualTo(503);
             assertThat(health.json().get("status").stringValue()).isEqualTo("down");
             assertThat(health.json().get("store").stringValue()).startsWith("redis (" + client.name().toLowerCase());
             assertThat(health.body()).as("a public answer names no host or port").doesNotContain(":" + redis.port());
 
-            HttpApi.Answer call = api.get("/api/pending", token);
+            ApiClient.Response call = api.get("/api/pending", token);
             assertThat(call.status()).as(call.toString()).isEqualTo(503);
-            assertThat(call.header("Content-Type")).startsWith("application/problem+json");
+            assertThat(call.contentType()).startsWith("application/problem+json");
             assertThat(call.json().get("status").intValue()).isEqualTo(503);
-            assertThat(call.header("Retry-After")).as("Retry-After").isNotNull().matches("[1-9][0-9]*");
+            assertThat(call.header("Retry-After").orElse(null)).as("Retry-After").isNotNull().matches("[1-9][0-9]*");
 
             redis.restart();
 
             await().atMost(RECOVERY).untilAsserted(() -> {
-                HttpApi.Answer back = api.get("/health", null);
+                ApiClient.Response back = api.get("/health", null);
                 assertThat(back.status()).as(back.toString()).isEqualTo(200);
                 assertThat(back.json().get("status").stringValue()).isEqualTo("up");
             });

@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
@@ -41,7 +42,7 @@ class LiveOnLatencyTest {
 
     private final Store store;
     private Server server;
-    private HttpApi api;
+    private ApiClient api;
 
     LiveOnLatencyTest(Store store) {
         this.store = store;
@@ -55,7 +56,7 @@ class LiveOnLatencyTest {
             case REDIS_THROUGH_JEDIS -> onRedis(RedisConfig.Client.JEDIS);
         };
         server = LiveServers.start(config, LiveServers.newSecret());
-        api = HttpApi.of(server);
+        api = ApiClient.onPort(server.port());
     }
 
     private static AppConfig onRedis(RedisConfig.Client client) {
@@ -84,7 +85,7 @@ class LiveOnLatencyTest {
             Histogram sendCalls = new Histogram(3);
             for (int i = 0; i < total; i++) {
                 sentAt[i] = System.nanoTime();
-                HttpApi.Answer sent = api.post("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
+                ApiClient.Response sent = api.postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
                         Map.of("message", "m" + i));
                 long answered = System.nanoTime();
                 assertThat(sent.status()).as(sent.toString()).isEqualTo(201);

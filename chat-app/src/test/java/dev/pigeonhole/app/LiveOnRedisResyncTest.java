@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
 import java.time.Duration;
@@ -38,8 +39,8 @@ class LiveOnRedisResyncTest {
     private LocalRedisServer redis;
     private Server listening;
     private Server sending;
-    private HttpApi listeningApi;
-    private HttpApi sendingApi;
+    private ApiClient listeningApi;
+    private ApiClient sendingApi;
     private String aliceToken;
     private String bobToken;
     private String chat;
@@ -55,12 +56,12 @@ class LiveOnRedisResyncTest {
         String secret = LiveServers.newSecret();
         listening = LiveServers.start(LiveServers.onRedis(redis.target().endpoint(), prefix, client), secret);
         sending = LiveServers.start(LiveServers.onRedis(redis.target().endpoint(), prefix, client), secret);
-        listeningApi = HttpApi.of(listening);
-        sendingApi = HttpApi.of(sending);
-        String bob = HttpApi.randomUser("bob");
-        aliceToken = sendingApi.signIn(HttpApi.randomUser("alice"));
+        listeningApi = ApiClient.onPort(listening.port());
+        sendingApi = ApiClient.onPort(sending.port());
+        String bob = ApiClient.randomUser("bob");
+        aliceToken = sendingApi.signIn(ApiClient.randomUser("alice"));
         bobToken = listeningApi.signIn(bob);
-        HttpApi.Answer created = sendingApi.post("/api/chats", aliceToken, Map.of("members", List.of(bob), "message", "hello"));
+        ApiClient.Response created = sendingApi.postJson("/api/chats", aliceToken, Map.of("members", List.of(bob), "message", "hello"));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         chat = created.json().get("chatId").stringValue();
     }
@@ -122,7 +123,7 @@ class LiveOnRedisResyncTest {
                 .map(received -> received.event().get("message")).toList());
         assertThat(pushed).as("pushed ids").doesNotHaveDuplicates().isSorted().contains(1L, 3L, 4L);
 
-        AtomicReference<HttpApi.Answer> pending = new AtomicReference<>();
+        AtomicReference<ApiClient.Response> pending = new AtomicReference<>();
         await().atMost(PATIENCE).until(() -> {
             pending.set(listeningApi.get("/api/pending", bobToken));
             return pending.get().status() == 200;
@@ -137,15 +138,15 @@ class LiveOnRedisResyncTest {
     }
 
     private void send(String text) {
-        HttpApi.Answer sent = sendingApi.post("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", text));
+        ApiClient.Response sent = sendingApi.postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", text));
         assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
     private void sendRetrying(String text) {
         Map<String, String> body = Map.of("message", text, "idempotencyKey", UUID.randomUUID().toString());
-        AtomicReference<HttpApi.Answer> last = new AtomicReference<>();
+        AtomicReference<ApiClient.Response> last = new AtomicReference<>();
         await().atMost(PATIENCE).until(() -> {
-            last.set(sendingApi.post("/api/chats/" + chat + "/messages", aliceToken, body));
+            last.set(sendingApi.postJson("/api/chats/" + chat + "/messages", aliceToken, body));
             return last.get().status() != 503;
         });
         assertThat(last.get().status()).as(last.get().toString()).isEqualTo(201);

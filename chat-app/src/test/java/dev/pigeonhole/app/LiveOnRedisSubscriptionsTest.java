@@ -1,6 +1,8 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
+import dev.pigeonhole.adapter.http.ServerMetrics;
 import dev.pigeonhole.adapter.redis.RedisSettings.HostAndPort;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
@@ -55,7 +57,7 @@ class LiveOnRedisSubscriptionsTest {
     private RedisTarget redis;
     private String prefix;
     private Server server;
-    private HttpApi api;
+    private ApiClient api;
 
     LiveOnRedisSubscriptionsTest(Setup setup) {
         this.setup = setup;
@@ -66,7 +68,7 @@ class LiveOnRedisSubscriptionsTest {
         redis = setup.cluster ? RedisServers.cluster() : RedisServers.single();
         prefix = redis.newPrefix();
         server = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, setup.client), LiveServers.newSecret());
-        api = HttpApi.of(server);
+        api = ApiClient.onPort(server.port());
     }
 
     @AfterEach
@@ -106,7 +108,7 @@ class LiveOnRedisSubscriptionsTest {
 
             // The one subscription of a chat reaches every socket that follows it.
             for (ChatCrowd.Chat chat : crowd.chats()) {
-                HttpApi.Answer sent = api.post("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
+                ApiClient.Response sent = api.postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
                         Map.of("message", "to all of " + chat.id()));
                 assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
             }
@@ -134,7 +136,7 @@ class LiveOnRedisSubscriptionsTest {
             assertThat(ServerMetrics.upstreamSubscriptions(api)).isEqualTo(CHATS + 2.0);
             for (int i = 0; i < CHATS; i++) {
                 ChatCrowd.Chat chat = crowd.chats().get(i);
-                HttpApi.Answer sent = api.post("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
+                ApiClient.Response sent = api.postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
                         Map.of("message", "to the last one"));
                 assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
                 LiveClient last = survivors.get(i);

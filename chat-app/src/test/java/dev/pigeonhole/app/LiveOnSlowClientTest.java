@@ -1,6 +1,8 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
+import dev.pigeonhole.adapter.http.ServerMetrics;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -33,13 +35,13 @@ class LiveOnSlowClientTest {
     private static final int SENDERS = 4;
 
     private Server server;
-    private HttpApi api;
+    private ApiClient api;
 
     @BeforeEach
     void start() {
         server = Server.start(AppConfig.defaults(), ServerConfig.defaults().withPort(0).withDevLogin(true),
                 InstantSource.system());
-        api = HttpApi.of(server);
+        api = ApiClient.onPort(server.port());
     }
 
     @AfterEach
@@ -51,13 +53,13 @@ class LiveOnSlowClientTest {
 
     @Test
     void clients_that_stop_reading_are_cut_off_as_slow_while_the_others_get_every_message_once() throws Exception {
-        String alice = HttpApi.randomUser("alice");
-        String bob = HttpApi.randomUser("bob");
-        String erin = HttpApi.randomUser("erin");
-        String carol = HttpApi.randomUser("carol");
-        String dave = HttpApi.randomUser("dave");
+        String alice = ApiClient.randomUser("alice");
+        String bob = ApiClient.randomUser("bob");
+        String erin = ApiClient.randomUser("erin");
+        String carol = ApiClient.randomUser("carol");
+        String dave = ApiClient.randomUser("dave");
         String aliceToken = api.signIn(alice);
-        HttpApi.Answer created = api.post("/api/chats", aliceToken,
+        ApiClient.Response created = api.postJson("/api/chats", aliceToken,
                 Map.of("members", List.of(bob, erin, carol, dave), "message", "opening"));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String chat = created.json().get("chatId").stringValue();
@@ -133,7 +135,7 @@ class LiveOnSlowClientTest {
     }
 
     private void send(String token, String chat) {
-        HttpApi.Answer sent = api.post("/api/chats/" + chat + "/messages", token, Map.of("message", BODY));
+        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", token, Map.of("message", BODY));
         assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 

@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
@@ -58,13 +59,13 @@ class LiveOnTwoInstancesTest {
 
     @Test
     void a_message_sent_through_one_instance_is_pushed_to_sockets_on_both_once() throws Exception {
-        HttpApi jedisApi = HttpApi.of(throughJedis);
-        HttpApi lettuceApi = HttpApi.of(throughLettuce);
-        String alice = HttpApi.randomUser("alice");
-        String bob = HttpApi.randomUser("bob");
-        String carol = HttpApi.randomUser("carol");
+        ApiClient jedisApi = ApiClient.onPort(throughJedis.port());
+        ApiClient lettuceApi = ApiClient.onPort(throughLettuce.port());
+        String alice = ApiClient.randomUser("alice");
+        String bob = ApiClient.randomUser("bob");
+        String carol = ApiClient.randomUser("carol");
         String aliceToken = jedisApi.signIn(alice);
-        HttpApi.Answer created = jedisApi.post("/api/chats", aliceToken, Map.of("members", List.of(bob, carol), "message", "hello"));
+        ApiClient.Response created = jedisApi.postJson("/api/chats", aliceToken, Map.of("members", List.of(bob, carol), "message", "hello"));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String chat = created.json().get("chatId").stringValue();
 
@@ -88,8 +89,8 @@ class LiveOnTwoInstancesTest {
         }
     }
 
-    private static void send(HttpApi api, String token, String chat, String text) {
-        HttpApi.Answer sent = api.post("/api/chats/" + chat + "/messages", token, Map.of("message", text));
+    private static void send(ApiClient api, String token, String chat, String text) {
+        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", token, Map.of("message", text));
         assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 

@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import java.security.SecureRandom;
@@ -24,8 +25,8 @@ class TwoInstancesTest {
 
     private Server jedisSide;
     private Server lettuceSide;
-    private HttpApi throughJedis;
-    private HttpApi throughLettuce;
+    private ApiClient throughJedis;
+    private ApiClient throughLettuce;
     private String secret;
 
     @BeforeEach
@@ -36,8 +37,8 @@ class TwoInstancesTest {
         ServerConfig server = ServerConfig.defaults().withPort(0).withJwtSecret(secret).withDevLogin(true);
         jedisSide = Server.start(onRedis(redis, prefix, RedisConfig.Client.JEDIS), server, InstantSource.system());
         lettuceSide = Server.start(onRedis(redis, prefix, RedisConfig.Client.LETTUCE), server, InstantSource.system());
-        throughJedis = HttpApi.of(jedisSide);
-        throughLettuce = HttpApi.of(lettuceSide);
+        throughJedis = ApiClient.onPort(jedisSide.port());
+        throughLettuce = ApiClient.onPort(lettuceSide.port());
     }
 
     private static AppConfig onRedis(RedisTarget redis, String prefix, RedisConfig.Client client) {
@@ -61,8 +62,8 @@ class TwoInstancesTest {
 
     @Test
     void a_token_from_one_instance_is_accepted_by_the_other_and_one_under_another_secret_is_not() {
-        String fromJedisSide = throughJedis.signIn(HttpApi.randomUser("alice"));
-        String fromLettuceSide = throughLettuce.signIn(HttpApi.randomUser("bob"));
+        String fromJedisSide = throughJedis.signIn(ApiClient.randomUser("alice"));
+        String fromLettuceSide = throughLettuce.signIn(ApiClient.randomUser("bob"));
 
         assertThat(throughLettuce.get("/api/chats", fromJedisSide).status()).isEqualTo(200);
         assertThat(throughJedis.get("/api/chats", fromLettuceSide).status()).isEqualTo(200);
@@ -73,7 +74,7 @@ class TwoInstancesTest {
         } while (otherSecret.equals(secret));
         try (Server stranger = Server.start(AppConfig.defaults(),
                 ServerConfig.defaults().withPort(0).withJwtSecret(otherSecret).withDevLogin(true), InstantSource.system())) {
-            String foreign = HttpApi.of(stranger).signIn(HttpApi.randomUser("mallory"));
+            String foreign = ApiClient.onPort(stranger.port()).signIn(ApiClient.randomUser("mallory"));
             assertThat(throughJedis.get("/api/chats", foreign).status()).isEqualTo(401);
             assertThat(throughLettuce.get("/api/chats", foreign).status()).isEqualTo(401);
         }
@@ -81,22 +82,22 @@ class TwoInstancesTest {
 
     @Test
     void a_message_sent_through_one_instance_is_pending_through_the_other_both_ways() {
-        String alice = HttpApi.randomUser("alice");
-        String bob = HttpApi.randomUser("bob");
+        String alice = ApiClient.randomUser("alice");
+        String bob = ApiClient.randomUser("bob");
         String aliceToken = throughJedis.signIn(alice);
         String bobToken = throughLettuce.signIn(bob);
 
-        HttpApi.Answer created = throughJedis.post("/api/chats", aliceToken, Map.of("members", List.of(bob), "message", "hi"));
+        ApiClient.Response created = throughJedis.postJson("/api/chats", aliceToken, Map.of("members", List.of(bob), "message", "hi"));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String chat = created.json().get("chatId").stringValue();
-        assertThat(throughJedis.post("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", "from jedis"))
+        assertThat(throughJedis.postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", "from jedis"))
                 .status()).isEqualTo(201);
 
         JsonNode bobsPending = pendingChat(throughLettuce, bobToken, chat);
         assertThat(texts(bobsPending)).containsExactly("hi", "from jedis");
         assertThat(bobsPending.get("unread").longValue()).isEqualTo(2);
 
-        HttpApi.Answer reply = throughLettuce.post("/api/chats/" + chat + "/messages", bobToken, Map.of("message", "from lettuce"));
+        ApiClient.Response reply = throughLettuce.postJson("/api/chats/" + chat + "/messages", bobToken, Map.of("message", "from lettuce"));
         assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
         assertThat(reply.json().get("id").longValue()).as("ids continue across instances").isEqualTo(3);
 
@@ -105,12 +106,12 @@ class TwoInstancesTest {
         assertThat(alicesPending.get("messages").get(0).get("sender").stringValue()).isEqualTo(bob);
 
         // An acknowledgement through one instance is the cursor both see.
-        assertThat(throughJedis.post("/api/chats/" + chat + "/read", bobToken, Map.of("upTo", 3)).status()).isEqualTo(204);
+        assertThat(throughJedis.postJson("/api/chats/" + chat + "/read", bobToken, Map.of("upTo", 3)).status()).isEqualTo(204);
         assertThat(pendingChat(throughLettuce, bobToken, chat).get("unread").longValue()).isZero();
     }
 
-    private static JsonNode pendingChat(HttpApi api, String token, String chat) {
-        HttpApi.Answer pending = api.get("/api/pending", token);
+    private static JsonNode pendingChat(ApiClient api, String token, String chat) {
+        ApiClient.Response pending = api.get("/api/pending", token);
         assertThat(pending.status()).as(pending.toString()).isEqualTo(200);
         List<JsonNode> chats = pending.json().get("chats").values().stream().toList();
         assertThat(chats).singleElement().satisfies(entry -> assertThat(entry.get("chatId").stringValue()).isEqualTo(chat));

@@ -1,7 +1,9 @@
 package dev.pigeonhole.benchmarks.baseline;
 
+import dev.pigeonhole.book.BookChat;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,15 +20,14 @@ import org.openjdk.jmh.annotations.Threads;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.Transaction;
-import redis.clients.jedis.resps.Tuple;
 
 /**
- * The book's fetch_pending_messages (listing 6.26) for a reader in K chats with one new message
- * each: PendingBenchmark's baseline, which fetches and acknowledges in one. Round trips: one
- * ZRANGE of seen:, one MULTI..EXEC of every chat's ZRANGEBYSCORE, then two synchronous calls per
- * chat that had news (ZADD chat:, ZRANGE chat:), then one MULTI..EXEC of the seen: updates and
- * trims. That per-chat pair is why this grows with K where the adapter's scripts do not.
+ * The book's fetch_pending_messages ({@link BookChat#fetchPendingMessages}, listing 6.26) for a
+ * reader in K chats with one new message each: PendingBenchmark's baseline, which fetches and
+ * acknowledges in one. Round trips: one ZRANGE of seen:, one MULTI..EXEC of every chat's
+ * ZRANGEBYSCORE, then two synchronous calls per chat that had news (ZADD chat:, ZRANGE chat:),
+ * then one MULTI..EXEC of the seen: updates and trims. That per-chat pair is why this grows with K
+ * where the adapter's scripts do not.
  *
  * <p>The new messages arrive in a {@link Level#Invocation} setup, kept out of the timing, with
  * the same JMH caveat as PendingBenchmark: per-invocation fixtures add timestamp noise to short
@@ -45,7 +46,9 @@ public class BookFetchBenchmark {
     @Param({"1", "10", "100"})
     public int chats;
 
+    /** The book's conn, which the fixtures below also write through; the book closes it. */
     private Jedis conn;
+    private BookChat book;
     private String prefix;
     private final List<String> chatIds = new ArrayList<>();
 
@@ -53,6 +56,7 @@ public class BookFetchBenchmark {
     public void start() {
         conn = RawRedis.connection();
         prefix = RawRedis.prefix();
+        book = new BookChat(conn, prefix);
         // The book's create_chat, minus its first message: both members at 0 in chat: and seen:.
         for (int i = 1; i <= chats; i++) {
             String chatId = Integer.toString(i);
@@ -86,56 +90,11 @@ public class BookFetchBenchmark {
 
     @TearDown(Level.Trial)
     public void stop() {
-        conn.close();
+        book.close();
     }
 
     @Benchmark
-    public int fetchPendingMessages() {
-        List<Tuple> seen = conn.zrangeWithScores(prefix + "seen:" + READER, 0, -1);
-
-        Transaction fetch = conn.multi();
-        List<Response<List<String>>> fetched = new ArrayList<>(seen.size());
-        for (Tuple chat : seen) {
-            fetched.add(fetch.zrangeByScore(prefix + "msgs:" + chat.getElement(),
-                    Long.toString((long) chat.getScore() + 1), "inf"));
-        }
-        fetch.exec();
-
-        // redis-py's pipeline buffers client side until execute(), so the book's synchronous
-        // calls below run first; Jedis sends MULTI at once, hence the updates are noted here
-        // and queued after the loop, which is the same commands in the same round trips.
-        List<SeenUpdate> pendingSeen = new ArrayList<>();
-        int received = 0;
-        for (int i = 0; i < seen.size(); i++) {
-            List<String> messages = fetched.get(i).get();
-            if (messages.isEmpty()) {
-                continue;
-            }
-            String chatId = seen.get(i).getElement();
-            long seenId = idOf(messages.getLast());
-            conn.zadd(prefix + "chat:" + chatId, seenId, READER);
-            List<Tuple> minId = conn.zrangeWithScores(prefix + "chat:" + chatId, 0, 0);
-            pendingSeen.add(new SeenUpdate(chatId, seenId, minId.isEmpty() ? -1 : minId.getFirst().getScore()));
-            received += messages.size();
-        }
-        Transaction update = conn.multi();
-        for (SeenUpdate seenUpdate : pendingSeen) {
-            update.zadd(prefix + "seen:" + READER, seenUpdate.seenId(), seenUpdate.chatId());
-            if (seenUpdate.minId() >= 0) {
-                update.zremrangeByScore(prefix + "msgs:" + seenUpdate.chatId(), 0, seenUpdate.minId());
-            }
-        }
-        update.exec();
-        return received;
-    }
-
-    private record SeenUpdate(String chatId, long seenId, double minId) {
-    }
-
-    /** The book json.loads every message; the id is all it then uses, so that is all parsed. */
-    private static long idOf(String packed) {
-        int start = packed.indexOf("\"id\": ") + 6;
-        int end = packed.indexOf(',', start);
-        return Long.parseLong(packed, start, end, 10);
+    public Map<String, List<String>> fetchPendingMessages() {
+        return book.fetchPendingMessages(READER);
     }
 }

@@ -1,5 +1,6 @@
 package dev.pigeonhole.benchmarks.baseline;
 
+import dev.pigeonhole.book.BookChat;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -12,11 +13,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import redis.clients.jedis.Jedis;
 
 /**
- * The book's send_message, the figure SendBenchmark is measured against. All threads send into
- * one chat, as in SendBenchmark: the book's lock is per chat, so that is where it serialises.
+ * The book's send_message ({@link BookChat}), the figure SendBenchmark is measured against. All
+ * threads send into one chat, as in SendBenchmark: the book's lock is per chat, so that is where
+ * it serialises.
  * Like the book it never trims, so the chat's sorted set grows through the run; ZADD on it is
  * O(log n), which keeps that from mattering at benchmark lengths.
  */
@@ -26,39 +27,41 @@ import redis.clients.jedis.Jedis;
 @Fork(1)
 public class BookSendBenchmark {
 
-    private BookChat book;
-    private final String chatId = "1";
+    private static final String CHAT_ID = "1";
+
+    /** One key prefix per trial, shared by every sender so that they all send into one chat. */
+    private String prefix;
 
     @Setup(Level.Trial)
     public void start() {
-        book = new BookChat(RawRedis.prefix());
+        prefix = RawRedis.prefix();
     }
 
     /** The book's conn: one connection per caller, since WATCH belongs to a connection. */
     @State(Scope.Thread)
-    public static class Connection {
-        Jedis conn;
+    public static class Sender {
+        BookChat book;
 
         @Setup(Level.Trial)
-        public void open() {
-            conn = RawRedis.connection();
+        public void open(BookSendBenchmark benchmark) {
+            book = new BookChat(RawRedis.connection(), benchmark.prefix);
         }
 
         @TearDown(Level.Trial)
         public void close() {
-            conn.close();
+            book.close();
         }
     }
 
     @Benchmark
     @Threads(1)
-    public long send(Connection connection) {
-        return book.sendMessage(connection.conn, chatId, "alice", "a message of about the length people type");
+    public long send(Sender sender) {
+        return sender.book.sendMessage(CHAT_ID, "alice", "a message of about the length people type");
     }
 
     @Benchmark
     @Threads(8)
-    public long send8(Connection connection) {
-        return book.sendMessage(connection.conn, chatId, "alice", "a message of about the length people type");
+    public long send8(Sender sender) {
+        return sender.book.sendMessage(CHAT_ID, "alice", "a message of about the length people type");
     }
 }

@@ -15,8 +15,9 @@ class HexagonArchitectureTest {
     static final ArchTests hexagon = ArchTests.in(HexagonRules.class);
 
     /**
-     * The Redis fixture reaches this module as a test-jar, which {@code DoNotIncludeTests} (it
-     * looks for {@code test-classes} folders) does not recognise; its tests may use either client.
+     * The Redis fixture and the HTTP test client reach this module as test-jars, which
+     * {@code DoNotIncludeTests} (it looks for {@code test-classes} folders) does not recognise;
+     * their tests may use either Redis client and build adapters of their own.
      */
     static final class DoNotIncludeTestJars implements ImportOption {
         @Override

@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /** What every error answer of the API must look like, whatever went wrong. */
-final class ProblemAssertions {
+public final class ProblemAssertions {
 
     /**
      * A qualified name of a class on the server's class path, such as
@@ -20,7 +20,7 @@ final class ProblemAssertions {
     }
 
     /** A problem of exactly this status and type, and a well-formed one. */
-    static JsonNode assertProblem(ApiClient.Response response, int status, String type) {
+    public static JsonNode assertProblem(ApiClient.Response response, int status, String type) {
         assertThat(response.status()).as("status of %s", response.body()).isEqualTo(status);
         JsonNode problem = assertIsProblem(response);
         assertThat(problem.get("type").stringValue()).as("type of %s", response.body()).isEqualTo("/problems/" + type);
@@ -31,7 +31,7 @@ final class ProblemAssertions {
      * A well-formed problem of any status: the content type, the four members RFC 9457 asks of
      * this API with the status repeated faithfully, and no trace of the server's insides.
      */
-    static JsonNode assertIsProblem(ApiClient.Response response) {
+    public static JsonNode assertIsProblem(ApiClient.Response response) {
         assertThat(response.contentType()).as("content type of a %d", response.status())
                 .startsWith("application/problem+json");
         assertNoInternals(response.body());
@@ -49,7 +49,7 @@ final class ProblemAssertions {
         return problem;
     }
 
-    static void assertNoInternals(String body) {
+    public static void assertNoInternals(String body) {
         assertThat(body).doesNotContain("Exception", "at dev.", "at io.", "at java.", "at org.", "at tools.");
         assertThat(JAVA_CLASS_NAME.matcher(body).find()).as("a Java class name in %s", body).isFalse();
     }

@@ -1,6 +1,8 @@
 // What the page knows, with no DOM in sight: the session, the chat list with unread counts,
-// the messages seen so far and who is online. Every merge here is idempotent, because the same
-// message can arrive from a pull, the socket's catch-up and a live event.
+// the messages seen so far, the sends still on their way, who is online and how the page is
+// connected. Every change to it is made here, by a method named for what happened, which is why
+// this one file is longer than the others: the flows only read it. Every merge is idempotent,
+// because the same message can arrive from a pull, the socket's catch-up and a live event.
 
 const SESSION_KEY = 'pigeonhole.session';
 const HISTORY_PREFIX = 'pigeonhole.history.';
@@ -52,7 +54,20 @@ export class ChatState {
     this.acked = new Map();
     this.online = new Set();
     this.openChatId = null;
+    /** idempotency key → { key, chatId, text, status: 'sending' | 'retrying' | 'failed', attempts } */
+    this.sends = new Map();
+    /** The live socket: 'connecting', 'open' or 'down'. */
+    this.socket = 'connecting';
+    /** Whether the server answered the last call at all. */
+    this.reachable = true;
     this.restoreHistory();
+  }
+
+  // --- the open chat ---------------------------------------------------------------------
+
+  /** The chat on screen, or null for none. */
+  setOpenChat(chatId) {
+    this.openChatId = chatId;
   }
 
   // --- chat list -------------------------------------------------------------------------
@@ -166,6 +181,15 @@ export class ChatState {
     return top > floor ? top : 0;
   }
 
+  /** A page of history can know of a newer message than the list did. */
+  noteLastId(chatId, lastId) {
+    const chat = this.chats.get(chatId);
+    if (chat && lastId > chat.lastId) {
+      chat.lastId = lastId;
+      this.recount(chatId);
+    }
+  }
+
   noteFirstAvailable(chatId, firstAvailableId) {
     if (Number.isInteger(firstAvailableId)) {
       this.firstAvailable.set(chatId, firstAvailableId);
@@ -230,6 +254,70 @@ export class ChatState {
   clearHistory(chatId) {
     this.history.delete(chatId);
     this.saveHistorySoon();
+  }
+
+  // --- sends on their way ----------------------------------------------------------------
+
+  /** A message the server does not have yet; every attempt at it carries the same key. */
+  addSend(chatId, text, key) {
+    const send = { key, chatId, text, status: 'sending', attempts: 0 };
+    this.sends.set(key, send);
+    return send;
+  }
+
+  pendingSend(key) {
+    return this.sends.get(key);
+  }
+
+  sendsIn(chatId) {
+    return [...this.sends.values()].filter((send) => send.chatId === chatId);
+  }
+
+  /** An attempt failed on the way; another follows by itself. */
+  sendRetrying(key) {
+    const send = this.sends.get(key);
+    if (send) {
+      send.attempts += 1;
+      send.status = 'retrying';
+    }
+  }
+
+  /** No more attempts by themselves: the person may try again or discard it. */
+  sendFailed(key) {
+    const send = this.sends.get(key);
+    if (send) send.status = 'failed';
+  }
+
+  /** The person asked to try a failed send again. */
+  sendAgain(key) {
+    const send = this.sends.get(key);
+    if (send) {
+      send.attempts = 0;
+      send.status = 'sending';
+    }
+  }
+
+  /** Sent, refused or discarded: no longer on its way. */
+  dropSend(key) {
+    this.sends.delete(key);
+  }
+
+  // --- connection ------------------------------------------------------------------------
+
+  setSocket(socket) {
+    this.socket = socket;
+  }
+
+  setReachable(reachable) {
+    this.reachable = reachable;
+  }
+
+  /** What the connection indicator says: 'live', 'offline', 'connecting' or 'polling'. */
+  connection(browserOnline) {
+    if (this.socket === 'open') return 'live';
+    if (!this.reachable || !browserOnline) return 'offline';
+    if (this.socket === 'connecting') return 'connecting';
+    return 'polling';
   }
 
   // --- presence --------------------------------------------------------------------------

@@ -1,0 +1,180 @@
+// The open chat: opening one from the list, filling it up to the newest message, older history
+// on demand, and acknowledging what is on screen. The chat list is refreshed here too, because a
+// refresh can find that the open chat is no longer the user's.
+
+import { ApiError, isTransient } from './api.js';
+import { api, current, report } from './session.js';
+import * as ui from './ui.js';
+
+const { els } = ui;
+
+const PAGE = 50;
+const ACK_DELAY_MS = 300;
+
+/** How a notice names a chat: a bare number reads oddly in a sentence. */
+export function chatLabel(chatId) {
+  return /^\d+$/.test(chatId) ? `chat #${chatId}` : chatId;
+}
+
+/** The server's chat list, with members and unread counts; closes the open chat if it is gone. */
+export async function refreshChats(s) {
+  const list = await api.listChats();
+  if (current !== s) return;
+  const gone = s.state.setChats(list);
+  if (gone.includes(s.state.openChatId)) {
+    ui.toast(`You are no longer in ${chatLabel(s.state.openChatId)}.`, 'info');
+    closeChat(s);
+  } else if (s.state.openChatId) {
+    ui.updateChatHeader(s.state.chats.get(s.state.openChatId), s.user);
+  }
+  ui.renderChatList(s.state);
+}
+
+export async function openChat(chatId, { focus = false } = {}) {
+  const s = current;
+  const chat = s?.state.chats.get(chatId);
+  if (!chat) return;
+  s.state.setOpenChat(chatId);
+  history.replaceState(null, '', `#chat=${encodeURIComponent(chatId)}`);
+  ui.openChatView(chat, s.user, s.state.messagesOf(chatId), s.state.sendsIn(chatId));
+  updateHistoryEdge(s, chatId);
+  ui.renderChatList(s.state);
+  if (focus) els.messageInput.focus();
+  try {
+    // What loads on opening is history, not news: no one needs it read out.
+    await fillOpenChat(s, { announce: false });
+  } catch (error) {
+    report(error);
+  }
+}
+
+export function closeChat(s) {
+  // Focus inside a view that is about to be hidden would fall back to <body>.
+  const hadFocus = els.chatView.contains(document.activeElement);
+  s.state.setOpenChat(null);
+  history.replaceState(null, '', location.pathname + location.search);
+  ui.clearMessages();
+  ui.showMain('welcome');
+  ui.renderChatList(s.state);
+  if (hadFocus) els.newChatButton.focus();
+}
+
+/** The back button of a narrow screen: close the chat and land on it in the list. */
+export function backToList() {
+  const s = current;
+  const was = s?.state.openChatId;
+  if (s) closeChat(s);
+  const item = was && els.chatList.querySelector(`li[data-chat-id="${CSS.escape(was)}"] button`);
+  (item || els.newChatButton).focus();
+}
+
+/**
+ * Bring the open chat up to its newest message: from the newest one held, or, holding none,
+ * from one page before the end. Loops because more may arrive while it reads.
+ */
+export async function fillOpenChat(s, { announce = true } = {}) {
+  const chatId = s.state.openChatId;
+  if (!chatId) return;
+  let after = s.state.newestId(chatId);
+  const holding = after > 0;
+  if (!holding) {
+    const probe = await api.readMessages(chatId, 0, 1);
+    if (current !== s || s.state.openChatId !== chatId) return;
+    s.state.noteFirstAvailable(chatId, probe.firstAvailableId);
+    after = Math.max(probe.firstAvailableId - 1, probe.lastId - PAGE, 0);
+  }
+  for (let round = 0; round < 40; round += 1) {
+    const page = await api.readMessages(chatId, after, PAGE);
+    if (current !== s || s.state.openChatId !== chatId) return;
+    s.state.noteFirstAvailable(chatId, page.firstAvailableId);
+    const fresh = s.state.addMessages(chatId, page.messages);
+    s.state.noteLastId(chatId, page.lastId);
+    if (fresh.length) {
+      ui.insertMessages(fresh, s.user, { gapBefore: holding && page.gap });
+      if (announce && holding) {
+        for (const m of fresh) if (m.sender !== s.user) ui.announce(`${m.sender}: ${m.message}`);
+      }
+    }
+    const newest = page.messages.length ? page.messages[page.messages.length - 1].id : after;
+    if (!page.messages.length || newest >= page.lastId) break;
+    after = newest;
+  }
+  updateHistoryEdge(s, chatId);
+  ui.renderChatList(s.state);
+  scheduleAck(s);
+}
+
+/** New messages for the open chat, from a pull or the socket: shown, read out, acknowledged. */
+export function showNewMessages(s, messages) {
+  ui.insertMessages(messages, s.user);
+  for (const m of messages) {
+    if (m.sender !== s.user) ui.announce(`${m.sender}: ${m.message}`);
+  }
+  scheduleAck(s);
+}
+
+export async function loadOlder() {
+  const s = current;
+  const chatId = s?.state.openChatId;
+  if (!chatId) return;
+  const oldest = s.state.oldestId(chatId);
+  const first = s.state.firstAvailable.get(chatId) ?? 1;
+  const after = Math.max(first - 1, oldest - 1 - PAGE, 0);
+  const limit = oldest - 1 - after;
+  if (limit <= 0) {
+    updateHistoryEdge(s, chatId);
+    return;
+  }
+  ui.setBusy(els.loadOlder, true);
+  try {
+    const page = await api.readMessages(chatId, after, limit);
+    if (current !== s || s.state.openChatId !== chatId) return;
+    s.state.noteFirstAvailable(chatId, page.firstAvailableId);
+    ui.insertMessages(s.state.addMessages(chatId, page.messages), s.user, { scroll: 'keep' });
+  } catch (error) {
+    report(error);
+  } finally {
+    ui.setBusy(els.loadOlder, false);
+  }
+  updateHistoryEdge(s, chatId);
+  if (els.loadOlder.hidden) els.messageInput.focus();
+}
+
+function updateHistoryEdge(s, chatId) {
+  const oldest = s.state.oldestId(chatId);
+  const first = s.state.firstAvailable.get(chatId);
+  const chat = s.state.chats.get(chatId);
+  const canLoadOlder = oldest > 1 && first !== undefined && oldest > first;
+  let note = '';
+  if (oldest === 1) note = 'This is the beginning of the chat.';
+  else if (!canLoadOlder && (oldest > 1 || (chat && chat.lastId > 0 && first !== undefined))) {
+    // The server drops what every member has read; say so rather than look empty or broken.
+    note = 'Earlier messages were read by everyone and are no longer kept.';
+  }
+  ui.setHistoryEdge({ canLoadOlder, note });
+}
+
+/** Acknowledge what is on screen, but only while someone could be looking at it. */
+export function scheduleAck(s) {
+  clearTimeout(s.ackTimer);
+  s.ackTimer = setTimeout(() => acknowledge(s), ACK_DELAY_MS);
+}
+
+async function acknowledge(s) {
+  const chatId = s.state.openChatId;
+  if (current !== s || !chatId || document.hidden) return;
+  const upTo = s.state.needsAck(chatId);
+  if (!upTo) return;
+  try {
+    await api.acknowledge(chatId, upTo);
+    if (current !== s) return;
+    s.state.noteAcknowledged(chatId, upTo);
+    ui.renderChatList(s.state);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+      refreshChats(s).catch(report);
+    } else if (!isTransient(error)) {
+      report(error);
+    }
+  }
+}

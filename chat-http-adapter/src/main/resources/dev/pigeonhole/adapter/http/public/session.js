@@ -1,0 +1,109 @@
+// Signing in and out, and the session every flow works for. A session is replaced on sign-in, so
+// an answer that arrives for an old one is dropped: after each await a flow checks that
+// `current` is still the session it started for. The session record holds who is signed in,
+// what the page knows (a ChatState, where every change is made) and the timers and socket the
+// flows keep for it.
+
+import { ApiError, createApi } from './api.js';
+import { ChatState, isValidId, session as savedSession } from './state.js';
+import * as ui from './ui.js';
+
+const { els } = ui;
+
+/** The signed-in user's session, or null while nobody is. */
+export let current = null;
+
+export const api = createApi({
+  getToken: () => current?.token ?? null,
+  onUnauthorized: () => {
+    if (current) endSession('Your session has ended. Sign in again to carry on.');
+  },
+  onReachable: (reachable) => {
+    if (!current) return;
+    current.state.setReachable(reachable);
+    showConnection();
+  },
+});
+
+/** Tell the person what went wrong, unless it was the end of the session, which says so itself. */
+export function report(error) {
+  if (error instanceof ApiError && error.status === 401) return; // already back at sign-in
+  ui.toast(error.detail ?? error.message ?? String(error), 'error');
+}
+
+/** The sign-in form. Returns the new session, or null when the name or the server said no. */
+export async function signIn(event) {
+  event.preventDefault();
+  const name = els.signinName.value.trim();
+  if (!isValidId(name)) {
+    ui.setFieldError(els.signinError, name
+      ? 'Use 1 to 64 letters, digits, dots, dashes or underscores, with no spaces.'
+      : 'Enter a name to sign in.');
+    els.signinName.setAttribute('aria-invalid', 'true');
+    els.signinName.focus();
+    return null;
+  }
+  els.signinName.removeAttribute('aria-invalid');
+  ui.setFieldError(els.signinError, '');
+  ui.setBusy(els.signinButton, true);
+  try {
+    const { user, token } = await api.signIn(name);
+    savedSession.save(user, token);
+    return startSession(user, token);
+  } catch (error) {
+    ui.setFieldError(els.signinError, error.detail ?? error.message);
+    els.signinName.focus();
+    return null;
+  } finally {
+    ui.setBusy(els.signinButton, false);
+  }
+}
+
+/** The session this tab signed in earlier, if it kept one; null otherwise. */
+export function resumeSession() {
+  const saved = savedSession.load();
+  return saved ? startSession(saved.user, saved.token) : null;
+}
+
+function startSession(user, token) {
+  const s = {
+    user,
+    token,
+    state: new ChatState(user),
+    live: null,
+    pollTimer: 0,
+    polls: 0,
+    presenceTimer: 0,
+    ackTimer: 0,
+    catchingUp: null,
+    catchUpAgain: false,
+  };
+  current = s;
+  ui.showApp(user);
+  ui.setConnection('connecting');
+  ui.renderChatList(s.state);
+  ui.renderOnline(s.state);
+  return s;
+}
+
+export function endSession(message) {
+  const s = current;
+  if (!s) return;
+  current = null;
+  s.live?.stop();
+  clearTimeout(s.pollTimer);
+  clearTimeout(s.presenceTimer);
+  clearTimeout(s.ackTimer);
+  s.state.close();
+  savedSession.clear(s.user);
+  history.replaceState(null, '', location.pathname + location.search);
+  ui.showSignIn();
+  if (message) ui.toast(message, 'info');
+}
+
+/** The connection indicator, from the socket, the last call and the browser's own idea of online. */
+export function showConnection() {
+  const s = current;
+  if (!s) return;
+  ui.setConnection(s.state.connection(navigator.onLine));
+}
