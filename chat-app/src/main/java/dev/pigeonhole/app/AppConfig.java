@@ -10,7 +10,7 @@ import java.util.Objects;
 
 /**
  * Everything the composition root needs to know, already validated. Defaults are the values
- * DESIGN.md promises, so {@code AppConfig.defaults()} runs a complete in-memory system.
+ * docs/DESIGN.md §3 promises, so {@code AppConfig.defaults()} runs a complete in-memory system.
  */
 public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow, int liveQueueCapacity,
                         RedisConfig redis) {

@@ -1,6 +1,8 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
+import dev.pigeonhole.adapter.http.ServerMetrics;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.port.in.LiveFeed;
@@ -39,7 +41,7 @@ class LiveOnEventStreamTest {
 
     private final Backend backend;
     private Server server;
-    private HttpApi api;
+    private ApiClient api;
 
     LiveOnEventStreamTest(Backend backend) {
         this.backend = backend;
@@ -55,7 +57,7 @@ class LiveOnEventStreamTest {
             }
         };
         server = LiveServers.start(config, LiveServers.newSecret());
-        api = HttpApi.of(server);
+        api = ApiClient.onPort(server.port());
     }
 
     @AfterEach
@@ -67,8 +69,8 @@ class LiveOnEventStreamTest {
 
     @Test
     void pending_comes_first_then_live_events_and_chats_joined_while_connected_then_nothing_of_a_chat_left() throws Exception {
-        String alice = HttpApi.randomUser("alice");
-        String bob = HttpApi.randomUser("bob");
+        String alice = ApiClient.randomUser("alice");
+        String bob = ApiClient.randomUser("bob");
         String aliceToken = api.signIn(alice);
         String bobToken = api.signIn(bob);
         String lunch = create(aliceToken, List.of(bob), "one");
@@ -96,8 +98,8 @@ class LiveOnEventStreamTest {
 
     @Test
     void a_stream_resumed_with_its_last_event_id_misses_nothing_and_repeats_nothing() throws Exception {
-        String alice = HttpApi.randomUser("alice");
-        String bob = HttpApi.randomUser("bob");
+        String alice = ApiClient.randomUser("alice");
+        String bob = ApiClient.randomUser("bob");
         String aliceToken = api.signIn(alice);
         String bobToken = api.signIn(bob);
         String lunch = create(aliceToken, List.of(bob), "1");
@@ -127,8 +129,8 @@ class LiveOnEventStreamTest {
 
     @Test
     void the_id_stays_bounded_for_a_user_in_many_chats_and_a_resume_still_skips_nothing() throws Exception {
-        String alice = HttpApi.randomUser("alice");
-        String bob = HttpApi.randomUser("bob");
+        String alice = ApiClient.randomUser("alice");
+        String bob = ApiClient.randomUser("bob");
         String aliceToken = api.signIn(alice);
         String bobToken = api.signIn(bob);
         List<String> chats = new ArrayList<>();
@@ -163,9 +165,9 @@ class LiveOnEventStreamTest {
 
     @Test
     void a_stream_that_stops_reading_is_cut_off_as_slow_while_a_reader_gets_every_message_once() throws Exception {
-        String alice = HttpApi.randomUser("alice");
-        String bob = HttpApi.randomUser("bob");
-        String carol = HttpApi.randomUser("carol");
+        String alice = ApiClient.randomUser("alice");
+        String bob = ApiClient.randomUser("bob");
+        String carol = ApiClient.randomUser("carol");
         String aliceToken = api.signIn(alice);
         String chat = create(aliceToken, List.of(bob, carol), "opening");
         String body = "x".repeat(4_000);
@@ -192,13 +194,13 @@ class LiveOnEventStreamTest {
     }
 
     private String create(String token, List<String> members, String message) {
-        HttpApi.Answer created = api.post("/api/chats", token, Map.of("members", members, "message", message));
+        ApiClient.Response created = api.postJson("/api/chats", token, Map.of("members", members, "message", message));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         return created.json().get("chatId").stringValue();
     }
 
     private void send(String token, String chat, String message) {
-        HttpApi.Answer sent = api.post("/api/chats/" + chat + "/messages", token, Map.of("message", message));
+        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", token, Map.of("message", message));
         assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * What every {@link Channels} promises (DESIGN.md §3): publish to a channel, subscribe to a
+ * What every {@link Channels} promises (docs/DESIGN.md §3): publish to a channel, subscribe to a
  * channel or a pattern, per-channel order, and a reported resubscription after the connection
  * drops.
  *

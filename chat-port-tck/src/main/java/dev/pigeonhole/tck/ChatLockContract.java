@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What every {@link ChatLock} promises (DESIGN.md §3): a lease per name with an owner token and a
+ * What every {@link ChatLock} promises (docs/DESIGN.md §3): a lease per name with an owner token and a
  * fencing token that grows with every grant, released only by its owner, expiring on its own.
  *
  * <p>Every test locks names of its own, so stores may be shared. The expiry tests use real time:

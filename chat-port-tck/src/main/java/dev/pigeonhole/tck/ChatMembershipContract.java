@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The promises of {@link Chats} about who is in a chat (DESIGN.md §3, "Group chat"), one test per
+ * The promises of {@link Chats} about who is in a chat (docs/DESIGN.md §3, "Group chat"), one test per
  * rule: opening, joining and re-joining, leaving, the last leave deleting the chat, the member
  * limit and the chat list. {@link ChatMessagesContract} covers what members send and read.
  */

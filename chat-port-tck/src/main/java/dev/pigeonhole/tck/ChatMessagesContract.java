@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The promises of {@link Chats} about messages (DESIGN.md §3, "Group chat"), one test per rule,
+ * The promises of {@link Chats} about messages (docs/DESIGN.md §3, "Group chat"), one test per rule,
  * each in one thread: gap-free ids, members-only send, pending that moves no cursor, forward-only
  * acknowledge, trimming, retention with its gap signal, history, and live announcements.
  * {@link ChatMembershipContract} covers who is in a chat; {@link ChatRacesContract} checks the

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * What every {@link Mailboxes} promises (DESIGN.md §3, Redis in Action 6.5.1): senders append,
+ * What every {@link Mailboxes} promises (docs/DESIGN.md §3, Redis in Action 6.5.1): senders append,
  * the owner takes the oldest first, atomically, up to the mailbox's capacity.
  *
  * <p>Extend it in an adapter's tests and say how to make a fresh store. Every test uses users of

@@ -16,7 +16,7 @@ import static java.time.temporal.ChronoUnit.MINUTES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What every {@link PresenceRegistry} promises (DESIGN.md §3, "who's online"): a sorted set of
+ * What every {@link PresenceRegistry} promises (docs/DESIGN.md §3, "who's online"): a sorted set of
  * user and last-seen time that never moves backwards, read by "seen since" and trimmed by
  * "prune before".
  *

@@ -50,7 +50,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The domain's {@link SubscriptionMultiplexer} running over a store's real {@link Channels}
- * (DESIGN.md §1.4 and §3): one upstream subscription per topic however many local subscribers
+ * (docs/DESIGN.md §1 and §3): one upstream subscription per topic however many local subscribers
  * share it, reference counted, fanned out through bounded queues, resynced after a reconnect.
  *
  * <p>It lives in the contract suite because its promises hold only if the store's channels keep

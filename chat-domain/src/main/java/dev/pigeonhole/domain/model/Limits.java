@@ -2,7 +2,7 @@ package dev.pigeonhole.domain.model;
 
 /**
  * The bounds that keep every store finite. Each one is configuration; {@link #DEFAULTS} are the
- * values DESIGN.md promises.
+ * values docs/DESIGN.md §3 promises.
  *
  * @param maxBodyLength   characters in one message body
  * @param maxMembers      members of one chat

@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.function.IntSupplier;
 
 /**
- * The HTTP API of DESIGN §5 on Javalin, one virtual thread per request. It drives the domain
+ * The HTTP API of docs/DESIGN.md §5 on Javalin, one virtual thread per request. It drives the domain
  * through {@link UseCases} only; which store is behind them is the composition root's business.
  */
 public final class ChatHttpServer implements AutoCloseable {

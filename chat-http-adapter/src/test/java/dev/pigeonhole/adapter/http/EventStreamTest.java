@@ -24,7 +24,7 @@ class EventStreamTest {
         try (TestApi api = TestApi.start()) {
             assertProblem(get(api, "/api/events", Map.of("Accept", "text/event-stream")), 401, "unauthorized");
             assertProblem(get(api, "/api/events?token=forged", Map.of("Accept", "text/event-stream")), 401, "unauthorized");
-            assertThat(metric(api, "pigeonhole_live_event_streams")).isZero();
+            assertThat(ServerMetrics.read(api.client, "pigeonhole_live_event_streams")).isZero();
         }
     }
 
@@ -85,8 +85,8 @@ class EventStreamTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> live.keepAlives() >= 4);
             assertThat(Duration.ofNanos(System.nanoTime() - quietSince)).isGreaterThan(idleTimeout);
             assertThat(live.closed()).as("closed by the idle timeout").isNotDone();
-            await().atMost(Duration.ofSeconds(10)).until(() -> metric(api, "pigeonhole_live_event_streams") == 2.0);
-            assertThat(metric(api, "pigeonhole_live_sessions")).isEqualTo(2.0);
+            await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.read(api.client, "pigeonhole_live_event_streams") == 2.0);
+            assertThat(ServerMetrics.read(api.client, "pigeonhole_live_sessions")).isEqualTo(2.0);
 
             api.close();
             assertThat(live.closed().get()).isEqualTo(new LiveClient.Closing(0, "stopping"));
@@ -118,12 +118,4 @@ class EventStreamTest {
         }
     }
 
-    private static double metric(TestApi api, String name) {
-        for (String line : api.client.get("/metrics", null).body().split("\n")) {
-            if (line.startsWith(name + " ")) {
-                return Double.parseDouble(line.substring(name.length() + 1).strip());
-            }
-        }
-        throw new AssertionError(name + " is not in /metrics");
-    }
 }

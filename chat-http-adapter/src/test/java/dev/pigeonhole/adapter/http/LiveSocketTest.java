@@ -82,7 +82,7 @@ class LiveSocketTest {
             String alice = api.client.signIn("alice");
             try (LiveClient live = LiveClient.socket(api.server.port(), alice)) {
                 // The client's handshake can finish before the server has subscribed the socket.
-                await().atMost(Duration.ofSeconds(10)).until(() -> metric(api, "pigeonhole_live_sessions") == 1.0);
+                await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.read(api.client, "pigeonhole_live_sessions") == 1.0);
                 String dave = api.client.signIn("dave");
                 api.client.get("/api/chats", dave);
 
@@ -120,12 +120,12 @@ class LiveSocketTest {
             String alice = api.client.signIn("alice");
             api.client.post("/api/chats", alice, "{\"members\":[],\"message\":\"x\",\"chatId\":\"solo\"}");
             try (LiveClient first = LiveClient.socket(api.server.port(), alice); LiveClient second = LiveClient.socket(api.server.port(), alice)) {
-                await().atMost(Duration.ofSeconds(10)).until(() -> metric(api, "pigeonhole_live_sessions") == 2.0);
+                await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.read(api.client, "pigeonhole_live_sessions") == 2.0);
                 // The chat, presence and memberships, shared by both connections.
-                assertThat(metric(api, "pigeonhole_upstream_subscriptions")).isEqualTo(3.0);
+                assertThat(ServerMetrics.read(api.client, "pigeonhole_upstream_subscriptions")).isEqualTo(3.0);
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> metric(api, "pigeonhole_live_sessions") == 0.0
-                    && metric(api, "pigeonhole_upstream_subscriptions") == 0.0);
+            await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.read(api.client, "pigeonhole_live_sessions") == 0.0
+                    && ServerMetrics.read(api.client, "pigeonhole_upstream_subscriptions") == 0.0);
         }
     }
 
@@ -138,12 +138,4 @@ class LiveSocketTest {
         return texts;
     }
 
-    private static double metric(TestApi api, String name) {
-        for (String line : api.client.get("/metrics", null).body().split("\n")) {
-            if (line.startsWith(name + " ")) {
-                return Double.parseDouble(line.substring(name.length() + 1).strip());
-            }
-        }
-        throw new AssertionError(name + " is not in /metrics");
-    }
 }

@@ -432,7 +432,7 @@ class RandomizedBadInputTest {
         return Arbitraries.strings().withChars(ID_CHARS).ofMinLength(1).ofMaxLength(64);
     }
 
-    /** Ids that break the rule of DESIGN §3 in each way it can be broken; filtered, so none slips through. */
+    /** Ids that break the rule of docs/DESIGN.md §3 in each way it can be broken; filtered, so none slips through. */
     private static Arbitrary<String> invalidId() {
         Arbitrary<String> allowedRun = Arbitraries.strings().withChars(ID_CHARS).ofMaxLength(20);
         Arbitrary<Character> forbidden = Arbitraries.chars().range('\u0000', '\uD7FF')

@@ -32,7 +32,7 @@ export const session = {
 
 const USER_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** The server's own rule for user and chat ids (DESIGN §3), checked early for a friendlier message. */
+/** The server's own rule for user and chat ids (docs/DESIGN.md §3), checked early for a friendlier message. */
 export function isValidId(text) {
   return USER_ID.test(text);
 }
