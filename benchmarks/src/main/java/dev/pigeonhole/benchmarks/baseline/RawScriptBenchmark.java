@@ -31,9 +31,9 @@ import redis.clients.jedis.RedisClient;
  * domain service, JSON through Jackson, reply decoding), since the Redis work is identical.
  * Jedis lends each thread a pooled connection; Lettuce shares one, as the adapter's driver does.
  *
- * <p>The script is the adapter's own resource with common.lua in front, as its LuaScript builds
- * it, and the keys and arguments follow RedisChats.send in the tagged layout with no
- * idempotency key. That coupling is deliberate: if the script's contract changes, the reply check in
+ * <p>The script is the adapter's own resource with common.lua and chat.lua in front, as its
+ * LuaScript builds it, and the keys and arguments follow ChatScripts.Posting in the tagged layout
+ * with no idempotency key. That coupling is deliberate: if the script's contract changes, the reply check in
  * callScript fails instead of quietly timing something else.
  */
 @State(Scope.Benchmark)

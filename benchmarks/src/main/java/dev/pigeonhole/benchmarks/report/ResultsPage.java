@@ -73,7 +73,7 @@ final class ResultsPage {
                 .append("- B/op is `gc.alloc.rate.norm` from `-prof gc`: bytes allocated per operation, by "
                         + "the benchmark thread.\n")
                 .append("- redis-benchmark runs the adapter's own send script (`chat_send.lua` with `common.lua` "
-                        + "in front, as the adapter loads it) through EVALSHA on the same Redis: it is the most "
+                        + "and `chat.lua` in front, as the adapter loads it) through EVALSHA on the same Redis: it is the most "
                         + "this machine's Redis can do for one send, with no Java at all.\n")
                 .append("- End-to-end latency is from a message's send request to its delivery to a "
                         + "recipient's socket, measured by the load generator on the same machine.\n");

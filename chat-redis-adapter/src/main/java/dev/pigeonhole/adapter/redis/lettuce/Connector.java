@@ -153,9 +153,11 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     /**
      * Makes a connection attempt, and one more if the first lost Redis's reason for refusing it.
      * Lettuce fails a handshake by closing the channel first, and the channel's closing can fail
-     * it again, as "Connection closed prematurely", before Redis's answer (WRONGPASS, NOAUTH) is
-     * passed on. The answer tells a misconfiguration from an outage, and the next attempt carries
-     * it; nothing was sent but the handshake, so trying again is harmless.
+     * it again ("Connection closed prematurely", or a bare connection failure) before Redis's
+     * answer (WRONGPASS, NOAUTH) is passed on. The answer tells a misconfiguration from an
+     * outage, and the next attempt carries it. Only an attempt whose socket was opened (no refusal,
+     * timeout or reset from the JDK in the chain) is tried again, so an outage costs no second wait;
+     * nothing was sent but the handshake, so trying again is harmless.
      */
     private static <T> CompletableFuture<T> keepingTheReason(Supplier<CompletableFuture<T>> attempt) {
         return attempt.get().exceptionallyCompose(failure -> lostTheReason(failure)
@@ -166,8 +168,8 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     private static boolean lostTheReason(Throwable failure) {
         List<Throwable> chain = RedisFailure.chain(failure);
         return chain.stream().noneMatch(RedisCommandExecutionException.class::isInstance)
-                && chain.stream().anyMatch(t -> t instanceof RedisConnectionException
-                        && "Connection closed prematurely".equals(t.getMessage()));
+                && chain.stream().anyMatch(RedisConnectionException.class::isInstance)
+                && RedisFailure.fromJdk(failure).isEmpty();
     }
 
     /**
