@@ -30,7 +30,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * each in one thread: gap-free ids, members-only send, pending that moves no cursor, forward-only
  * acknowledge, trimming, retention with its gap signal, history, and live announcements.
  * {@link ChatMembershipContract} covers who is in a chat; {@link ChatRacesContract} checks the
- * same rules under concurrency and {@link ChatsModelContract} against a reference model.
+ * same rules under concurrency and {@link ChatsDifferentialContract} against the chat aggregate.
+ *
+ * <p>It stays one class past the length of most: read top to bottom, it is the specification of
+ * a message's life in a chat, and split it would read as several half-specifications.
  */
 public abstract class ChatMessagesContract extends ChatsContractSupport {
 

@@ -48,6 +48,9 @@ import static org.assertj.core.api.Assertions.fail;
  * <p>Every race starts its workers behind one gate so that they really overlap, waits for them
  * with a time bound, and fails the test with the first worker's failure. Nothing sleeps: a worker
  * that has to wait for others yields and looks again.
+ *
+ * <p>One class past the usual length because the races share their worker machinery (the gate,
+ * the bounded wait, the first failure), which reads best beside the races it serves.
  */
 @Timeout(60)
 public abstract class ChatRacesContract extends ChatsContractSupport {

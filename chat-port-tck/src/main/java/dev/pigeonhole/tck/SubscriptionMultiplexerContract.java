@@ -58,6 +58,9 @@ import static org.awaitility.Awaitility.await;
  * The store's channels are wrapped in {@link ObservedChannels}, which passes everything through
  * and notes what the multiplexer asks of the upstream connection, so that "one upstream
  * subscription" is checked where it matters rather than only in the multiplexer's own count.
+ *
+ * <p>One class past the usual length: every test uses the same observed upstream and receivers,
+ * and together they are the multiplexer's specification.
  */
 @Timeout(60)
 public abstract class SubscriptionMultiplexerContract {
