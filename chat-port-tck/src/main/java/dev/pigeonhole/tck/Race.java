@@ -13,6 +13,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Several members of one chat acting at once, each from a thread of its own: some send, the
@@ -68,28 +71,39 @@ public record Race(int chat, List<Action> members) implements ChatsDifferentialC
             }
         }
 
+        /** Every racer on a thread of its own, all released at once once all are waiting. */
         private List<Outcome> runAtOnce(Chats chats, ChatId chat) {
             List<Action> actions = race.members();
-            Outcome[] outcomes = new Outcome[actions.size()];
             CountDownLatch ready = new CountDownLatch(actions.size());
             CountDownLatch go = new CountDownLatch(1);
-            List<Thread> threads = new ArrayList<>();
-            for (int i = 0; i < actions.size(); i++) {
-                int index = i;
-                Action action = actions.get(i);
-                UserId user = names.user(action.user());
-                threads.add(Thread.ofVirtual().start(() -> {
-                    ready.countDown();
-                    awaitQuietly(go);
-                    outcomes[index] = action.how() == SENDS
-                            ? Outcome.of(() -> chats.send(chat, user, body(action), at))
-                            : Outcome.ofVoid(() -> chats.acknowledge(user, chat, upTo(action)));
-                }));
+            List<Future<Outcome>> outcomes = new ArrayList<>();
+            try (ExecutorService racers = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (Action action : actions) {
+                    UserId user = names.user(action.user());
+                    outcomes.add(racers.submit(() -> {
+                        ready.countDown();
+                        go.await();
+                        return action.how() == SENDS
+                                ? Outcome.of(() -> chats.send(chat, user, body(action), at))
+                                : Outcome.ofVoid(() -> chats.acknowledge(user, chat, upTo(action)));
+                    }));
+                }
+                ready.await();
+                go.countDown();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while racing", e);
             }
-            awaitQuietly(ready);
-            go.countDown();
-            threads.forEach(Run::joinQuietly);
-            return List.of(outcomes);
+            // Closing the executor waited for every racer.
+            return outcomes.stream().map(Run::outcome).toList();
+        }
+
+        /** A racer's outcome; anything but a domain refusal thrown on the way is a bug, and fails the test. */
+        private static Outcome outcome(Future<Outcome> racer) {
+            if (racer.state() == Future.State.FAILED) {
+                throw new AssertionError("a racer failed", racer.exceptionNow());
+            }
+            return racer.resultNow();
         }
 
         private String body(Action action) {
@@ -106,24 +120,6 @@ public record Race(int chat, List<Action> members) implements ChatsDifferentialC
                 return Long.MIN_VALUE;
             }
             return ((Message) outcome.value()).id();
-        }
-
-        private static void awaitQuietly(CountDownLatch latch) {
-            try {
-                latch.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-
-        private static void joinQuietly(Thread thread) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
         }
     }
 }

@@ -191,6 +191,14 @@ public final class HexagonRules {
             .because("one contract suite proves every backend the same; it can only do that through the ports");
 
     @ArchTest
+    public static final ArchRule only_tests_and_benchmarks_use_the_books_algorithm = noClasses()
+            .that().resideOutsideOfPackages("..book..", "..benchmarks..")
+            .should().dependOnClassesThat().resideInAPackage("..book..")
+            .because("the book's locked send and per-chat fetch are what the project is measured against and "
+                    + "the second writer of the interop tests; production code calling them would bring back the "
+                    + "races and round trips the chat aggregate and its scripts fix");
+
+    @ArchTest
     public static final ArchRule no_package_cycles = slices()
             .matching("dev.pigeonhole.(**)")
             .should().beFreeOfCycles()

@@ -117,6 +117,11 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void only_tests_and_benchmarks_use_the_books_algorithm_catches_a_store_that_sends_the_books_way() {
+        assertViolation(HexagonRules.only_tests_and_benchmarks_use_the_books_algorithm, "book", "LockingStore");
+    }
+
+    @Test
     void no_package_cycles_catches_two_packages_that_need_each_other() {
         assertViolation(HexagonRules.no_package_cycles, "cycle", "Left");
     }

@@ -197,11 +197,6 @@ public final class Chat {
         return !deleted && members.contains(user);
     }
 
-    /** True once the last member has left. */
-    public boolean isDeleted() {
-        return deleted;
-    }
-
     // ------------------------------------------------------------ the steps, named as the scripts name them
 
     private void checkExists() {

@@ -3,20 +3,7 @@ package dev.pigeonhole.domain.model;
 /** A chat already has as many members as {@link Limits#maxMembers()} allows. */
 public final class ChatFullException extends DomainException {
 
-    private final ChatId chat;
-    private final int maxMembers;
-
     public ChatFullException(ChatId chat, int maxMembers) {
         super("chat " + chat + " is full: it may have at most " + maxMembers + " members");
-        this.chat = chat;
-        this.maxMembers = maxMembers;
-    }
-
-    public ChatId chat() {
-        return chat;
-    }
-
-    public int maxMembers() {
-        return maxMembers;
     }
 }

@@ -14,7 +14,7 @@ final class Identifiers {
     private Identifiers() {
     }
 
-    static String check(String kind, String value) {
+    static void check(String kind, String value) {
         if (value == null) {
             throw new InvalidIdException(kind + " is missing");
         }
@@ -22,7 +22,6 @@ final class Identifiers {
             throw new InvalidIdException(kind + " '" + printable(value) + "' is not valid: use 1 to "
                     + MAX_LENGTH + " characters from A-Z, a-z, 0-9, '.', '_' and '-'");
         }
-        return value;
     }
 
     /** Keeps an error message readable and short whatever a client sent. */

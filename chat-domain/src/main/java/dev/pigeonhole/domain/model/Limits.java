@@ -36,6 +36,14 @@ public record Limits(int maxBodyLength, int maxMembers, int maxRetained, int mai
         return new Limits(value, maxMembers, maxRetained, mailboxCapacity);
     }
 
+    /** Holds the configured length limit against a body whose shape was checked already ({@link MessageText}). */
+    public void checkBodyLength(String body) {
+        if (body.length() > maxBodyLength) {
+            throw new InvalidInputException("message is " + body.length() + " characters long; the limit is "
+                    + maxBodyLength);
+        }
+    }
+
     private static void positive(String name, int value) {
         if (value < 1) {
             throw new InvalidInputException(name + " must be at least 1, not " + value);

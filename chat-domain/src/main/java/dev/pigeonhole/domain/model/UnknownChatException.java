@@ -3,14 +3,7 @@ package dev.pigeonhole.domain.model;
 /** The chat does not exist, or no longer does: its last member left. */
 public final class UnknownChatException extends DomainException {
 
-    private final ChatId chat;
-
     public UnknownChatException(ChatId chat) {
         super("chat " + chat + " does not exist");
-        this.chat = chat;
-    }
-
-    public ChatId chat() {
-        return chat;
     }
 }

@@ -9,7 +9,6 @@ import dev.pigeonhole.domain.model.CreatedChat;
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
-import dev.pigeonhole.domain.model.MessageText;
 import dev.pigeonhole.domain.model.Opened;
 import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UserId;
@@ -55,7 +54,7 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
 
     @Override
     public CreatedChat create(CreateChat.Command command) {
-        MessageText.check(command.firstMessage(), limits);
+        limits.checkBodyLength(command.firstMessage());
         if (command.chat().isPresent()) {
             return open(command.chat().get(), command);
         }
@@ -80,7 +79,7 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
 
     @Override
     public Message send(SendMessage.Command command) {
-        MessageText.check(command.text(), limits);
+        limits.checkBodyLength(command.text());
         return chats.send(command.chat(), command.sender(), command.text(), clock.instant(), command.idempotencyKey());
     }
 

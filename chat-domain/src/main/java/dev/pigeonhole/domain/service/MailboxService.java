@@ -2,7 +2,6 @@ package dev.pigeonhole.domain.service;
 
 import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.MessageText;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
 import dev.pigeonhole.domain.port.in.TakeDirectMessages;
 import dev.pigeonhole.domain.port.out.Mailboxes;
@@ -26,7 +25,7 @@ public final class MailboxService implements DeliverDirectMessage, TakeDirectMes
 
     @Override
     public int deliver(DeliverDirectMessage.Command command) {
-        MessageText.check(command.text(), limits);
+        limits.checkBodyLength(command.text());
         return mailboxes.deliver(command.recipient(), new DirectMessage(clock.instant(), command.sender(), command.text()));
     }
 

@@ -84,9 +84,11 @@ final class UserFeed implements LiveFeed {
 
     @Override
     public Received received() {
-        return new Received(highestIds.entrySet().stream()
+        Map<ChatId, Long> latest = new LinkedHashMap<>();
+        highestIds.entrySet().stream()
                 .skip(Math.max(0, highestIds.size() - Received.MAX_CHATS))
-                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> b, LinkedHashMap::new)));
+                .forEach(heard -> latest.put(heard.getKey(), heard.getValue()));
+        return new Received(latest);
     }
 
     @Override

@@ -372,7 +372,6 @@ class ChatTest {
             Left last = chat.leave(ALICE);
 
             assertThat(last.chatDeleted()).isTrue();
-            assertThat(chat.isDeleted()).isTrue();
             assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(ALICE));
             assertThatExceptionOfType(UnknownChatException.class)
                     .isThrownBy(() -> chat.send(ALICE, "anyone?", at(), Optional.empty()));

@@ -49,6 +49,7 @@ class HistoryWindowTest {
 
     @Test
     void a_window_is_one_run_of_ids_within_those_handed_out() {
+        assertThat(new HistoryWindow(1, 0).unreadAfter(0)).as("nothing handed out yet").isZero();
         assertThatIllegalArgumentException().isThrownBy(() -> new HistoryWindow(0, 3));
         assertThatIllegalArgumentException().isThrownBy(() -> new HistoryWindow(5, 3));
         assertThatIllegalArgumentException().isThrownBy(() -> new HistoryWindow(1, -1));

@@ -32,16 +32,58 @@ class ValuesTest {
     void the_configured_body_limit_is_checked_with_a_message_that_says_the_limit() {
         Limits limits = Limits.DEFAULTS.withMaxBodyLength(5);
 
-        assertThat(MessageText.check("12345", limits)).isEqualTo("12345");
-        assertThatThrownBy(() -> MessageText.check("123456", limits)).isInstanceOf(InvalidInputException.class)
+        limits.checkBodyLength("12345");
+        assertThatThrownBy(() -> limits.checkBodyLength("123456")).isInstanceOf(InvalidInputException.class)
                 .hasMessage("message is 6 characters long; the limit is 5");
     }
 
     @Test
     void the_default_limits_are_the_documented_ones() {
         assertThat(Limits.DEFAULTS).isEqualTo(new Limits(4_096, 1_000, 10_000, 10_000));
+    }
+
+    @Test
+    void every_limit_is_at_least_one() {
+        assertThat(new Limits(1, 1, 1, 1)).isEqualTo(Limits.DEFAULTS.withMaxBodyLength(1).withMaxMembers(1)
+                .withMaxRetained(1).withMailboxCapacity(1));
+        assertThatThrownBy(() -> Limits.DEFAULTS.withMaxBodyLength(0)).hasMessageContaining("maxBodyLength");
+        assertThatThrownBy(() -> Limits.DEFAULTS.withMaxMembers(0)).hasMessageContaining("maxMembers");
         assertThatThrownBy(() -> Limits.DEFAULTS.withMaxRetained(0)).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("maxRetained");
+        assertThatThrownBy(() -> Limits.DEFAULTS.withMailboxCapacity(-1)).hasMessageContaining("mailboxCapacity");
+    }
+
+    @Test
+    void values_print_as_their_plain_text_so_messages_read_naturally() {
+        assertThat(UserId.of("alice")).hasToString("alice");
+        assertThat(ChatId.of("lunch")).hasToString("lunch");
+        assertThat(LockName.of("presence-prune")).hasToString("presence-prune");
+        assertThat(IdempotencyKey.of("retry-1")).hasToString("retry-1");
+        assertThat(Channel.ofChat(ChatId.of("lunch"))).hasToString("chat:lunch");
+        assertThat(ChannelPattern.ALL_CHATS).hasToString("chat:*");
+    }
+
+    @Test
+    void every_kind_of_id_keeps_to_the_one_rule_for_ids() {
+        assertThatThrownBy(() -> LockName.of("a b")).isInstanceOf(InvalidIdException.class).hasMessageContaining("lock name");
+        assertThatThrownBy(() -> IdempotencyKey.of("a:b")).isInstanceOf(InvalidIdException.class)
+                .hasMessageContaining("idempotency key");
+        assertThatThrownBy(() -> ChatId.of("{x}")).isInstanceOf(InvalidIdException.class).hasMessageContaining("chat id");
+    }
+
+    @Test
+    void the_pattern_of_every_chat_matches_chat_channels_and_nothing_else() {
+        assertThat(ChannelPattern.ALL_CHATS.matches(Channel.ofChat(ChatId.of("lunch")))).isTrue();
+        assertThat(ChannelPattern.ALL_CHATS.matches(Channel.PRESENCE)).isFalse();
+    }
+
+    @Test
+    void an_id_far_too_long_is_shown_cut_short_in_the_refusal() {
+        String tooLong = "a".repeat(81);
+        String justShownWhole = "a".repeat(79) + "!";
+
+        assertThatThrownBy(() -> UserId.of(tooLong)).hasMessageContaining("'" + "a".repeat(80) + "…'");
+        assertThatThrownBy(() -> UserId.of(justShownWhole)).hasMessageContaining("'" + justShownWhole + "'");
     }
 
     @Test

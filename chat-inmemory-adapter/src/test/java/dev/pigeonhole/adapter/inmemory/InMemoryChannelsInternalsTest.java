@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 class InMemoryChannelsInternalsTest {
@@ -28,6 +29,13 @@ class InMemoryChannelsInternalsTest {
 
     private final Channel channel = Channel.ofChat(Ids.chat());
 
+
+    @Test
+    void a_connection_queues_at_least_one_event() {
+        new InMemoryChannels(1).connect(recorder()).close();
+
+        assertThatThrownBy(() -> new InMemoryChannels(0)).hasMessageContaining("at least 1");
+    }
 
     @Test
     void a_slow_receiver_never_blocks_publishers_and_is_told_to_resync_when_cut_off() throws Exception {

@@ -33,6 +33,14 @@ class InMemoryChatLockInternalsTest {
     }
 
     @Test
+    void a_lease_printed_in_a_log_shows_its_name_and_fencing_token_but_never_its_owner_token() {
+        Lease lease = lock.tryAcquire(name, LEASE).orElseThrow();
+
+        assertThat(lease.toString()).contains(name.toString(), "fencingToken=" + lease.fencingToken())
+                .doesNotContain(lease.owner());
+    }
+
+    @Test
     void releasing_an_expired_lease_leaves_the_new_holder_alone() {
         Lease crashed = lock.tryAcquire(name, LEASE).orElseThrow();
         clock.advance(LEASE);

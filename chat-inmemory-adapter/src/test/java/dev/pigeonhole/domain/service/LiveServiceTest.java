@@ -193,6 +193,87 @@ class LiveServiceTest {
         feed.close();
     }
 
+    @Test
+    void after_a_lost_connection_the_feed_follows_the_chats_the_store_says_the_user_is_in() throws Exception {
+        UserId alice = user();
+        UserId bob = user();
+        ChatId stays = create(alice, Set.of(bob), "hi bob");
+        ChatId left = create(alice, Set.of(bob), "hi again");
+        ChatId joined = create(alice, Set.of(), "bob is not here yet");
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(texts(feed, 2)).containsExactlyInAnyOrder("1 hi bob", "1 hi again");
+            // Changed in the store alone, as if the news of it had been lost with the connection.
+            chats.join(joined, bob);
+            chats.leave(left, bob);
+
+            channels.disconnectAll();
+            assertThat(feed.next(WAIT)).contains(new LiveSignal.Resync());
+            send(left, alice, "bob has gone");
+            send(joined, alice, "bob is here");
+            send(stays, alice, "still with bob");
+
+            assertThat(texts(feed, 2)).as("the chat left is no longer followed, the one joined is, the other stays")
+                    .containsExactly("2 bob is here", "2 still with bob");
+        }
+    }
+
+    @Test
+    void a_feed_is_open_until_closed_and_closing_it_lets_go_of_its_subscriptions() {
+        UserId bob = user();
+        create(user(), Set.of(bob), "hi");
+        LiveFeed feed = live.subscribe(bob);
+        assertThat(feed.isOpen()).isTrue();
+        assertThat(multiplexer.localSubscriptions()).isEqualTo(1);
+
+        feed.close();
+
+        assertThat(feed.isOpen()).isFalse();
+        assertThat(multiplexer.localSubscriptions()).isZero();
+        assertThat(multiplexer.upstreamSubscriptions()).isZero();
+    }
+
+    @Test
+    void a_quiet_feed_answers_nothing_once_the_wait_is_over() throws Exception {
+        try (LiveFeed feed = live.subscribe(user())) {
+            assertThat(feed.next(Duration.ofMillis(20))).isEmpty();
+        }
+    }
+
+    @Test
+    void a_multiplexer_closing_ends_every_feed_as_the_server_stopping_and_holds_nothing_after() throws Exception {
+        UserId bob = user();
+        create(user(), Set.of(bob), "hi");
+        LiveFeed feed = live.subscribe(bob);
+
+        multiplexer.close();
+
+        assertThat(multiplexer.localSubscriptions()).as("forgotten at once, before any feed reads again").isZero();
+        assertThat(multiplexer.upstreamSubscriptions()).isZero();
+        assertThat(feed.next(WAIT)).contains(new LiveSignal.Closed(CloseReason.SHUTDOWN));
+        assertThatThrownBy(() -> live.subscribe(bob)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void a_subscription_ends_once_and_keeps_saying_why() throws Exception {
+        LocalSubscription subscription = multiplexer.subscribe(List.of(dev.pigeonhole.domain.model.Channel.PRESENCE));
+
+        subscription.close();
+        multiplexer.close();
+
+        assertThat(subscription.isOpen()).isFalse();
+        assertThat(subscription.closeReason()).as("the first end is the one that counts").contains(CloseReason.UNSUBSCRIBED);
+        assertThat(subscription.next(WAIT)).contains(new LiveSignal.Closed(CloseReason.UNSUBSCRIBED));
+        assertThat(subscription.next(WAIT)).contains(new LiveSignal.Closed(CloseReason.UNSUBSCRIBED));
+    }
+
+    @Test
+    void a_queue_holds_at_least_one_signal() {
+        new SubscriptionMultiplexer(channels, 1).close();
+
+        assertThatThrownBy(() -> new SubscriptionMultiplexer(channels, 0))
+                .hasMessage("queueCapacity must be at least 1, not 0");
+    }
+
     private ChatId create(UserId creator, Set<UserId> others, String text) {
         return chatService.create(new CreateChat.Command(creator, others, Optional.empty(), text)).chat();
     }

@@ -46,6 +46,21 @@ class CommandsTest {
     }
 
     @Test
+    void the_bounds_themselves_are_allowed() {
+        assertThat(new AcknowledgeMessages.Command(ALICE, CHAT, 0).upTo()).isZero();
+        assertThat(new ReadMessages.Query(ALICE, CHAT, 0, 1).limit()).isEqualTo(1);
+        assertThat(new ReadMessages.Query(ALICE, CHAT, 0, ReadMessages.Query.MAX_LIMIT).limit()).isEqualTo(1_000);
+        assertThatThrownBy(() -> new ReadMessages.Query(ALICE, CHAT, 0, 1_001)).isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> new ReadMessages.Query(ALICE, CHAT, -1, 10)).isInstanceOf(InvalidInputException.class);
+        assertThat(new TakeDirectMessages.Command(ALICE, 1).max()).isEqualTo(1);
+        assertThat(new TakeDirectMessages.Command(ALICE, TakeDirectMessages.Command.MAX).max()).isEqualTo(1_000);
+        assertThatThrownBy(() -> new TakeDirectMessages.Command(ALICE, 0)).isInstanceOf(InvalidInputException.class);
+        assertThat(new FetchPending.Query(ALICE, FetchPending.Query.MAX_PER_CHAT_LIMIT).perChatLimit()).isEqualTo(10_000);
+        assertThatThrownBy(() -> new FetchPending.Query(ALICE, 10_001)).isInstanceOf(InvalidInputException.class);
+        assertThat(new ListOnlineUsers.Query(ListOnlineUsers.Query.MAX_WINDOW).within()).isEqualTo(Duration.ofDays(1));
+    }
+
+    @Test
     void the_online_window_must_be_positive_and_at_most_a_day() {
         assertThat(new ListOnlineUsers.Query(Duration.ofMinutes(15)).within()).isEqualTo(Duration.ofMinutes(15));
         assertThatThrownBy(() -> new ListOnlineUsers.Query(Duration.ZERO)).isInstanceOf(InvalidInputException.class);

@@ -1,0 +1,8 @@
+package dev.pigeonhole.archfixture.book.book;
+
+/** Stands for the book's algorithm: a lock around every send. */
+public final class BookLock {
+
+    public static void send() {
+    }
+}
