@@ -115,14 +115,12 @@ public final class LocalSubscription implements AutoCloseable {
     }
 
     /** Marks the end once; wakes a waiting {@link #next} by putting the end in the queue. */
-    boolean end(CloseReason reason) {
+    void end(CloseReason reason) {
         LiveSignal.Closed end = new LiveSignal.Closed(reason);
-        if (!closed.compareAndSet(null, end)) {
-            return false;
+        if (closed.compareAndSet(null, end)) {
+            queue.clear();
+            queue.offer(end);
         }
-        queue.clear();
-        queue.offer(end);
-        return true;
     }
 
     /** Once, on the subscriber's own thread. */

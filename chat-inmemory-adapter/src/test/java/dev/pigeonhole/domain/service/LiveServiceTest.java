@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -264,6 +266,22 @@ class LiveServiceTest {
         assertThat(subscription.closeReason()).as("the first end is the one that counts").contains(CloseReason.UNSUBSCRIBED);
         assertThat(subscription.next(WAIT)).contains(new LiveSignal.Closed(CloseReason.UNSUBSCRIBED));
         assertThat(subscription.next(WAIT)).contains(new LiveSignal.Closed(CloseReason.UNSUBSCRIBED));
+    }
+
+    @Test
+    void a_reader_waiting_on_a_subscription_is_woken_when_it_ends() throws Exception {
+        LocalSubscription subscription = multiplexer.subscribe(List.of(dev.pigeonhole.domain.model.Channel.PRESENCE));
+        CompletableFuture<Optional<LiveSignal>> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return subscription.next(Duration.ofHours(1));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        subscription.close();
+
+        assertThat(waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS)).contains(new LiveSignal.Closed(CloseReason.UNSUBSCRIBED));
     }
 
     @Test
