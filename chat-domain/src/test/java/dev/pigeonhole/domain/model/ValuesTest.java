@@ -75,6 +75,8 @@ class ValuesTest {
     void the_pattern_of_every_chat_matches_chat_channels_and_nothing_else() {
         assertThat(ChannelPattern.ALL_CHATS.matches(Channel.ofChat(ChatId.of("lunch")))).isTrue();
         assertThat(ChannelPattern.ALL_CHATS.matches(Channel.PRESENCE)).isFalse();
+        assertThat(new ChannelPattern("chat:*x").matches(Channel.ofChat(ChatId.of("lunch"))))
+                .as("a star that no rest of the name completes").isFalse();
     }
 
     @Test

@@ -271,17 +271,19 @@ class LiveServiceTest {
     @Test
     void a_reader_waiting_on_a_subscription_is_woken_when_it_ends() throws Exception {
         LocalSubscription subscription = multiplexer.subscribe(List.of(dev.pigeonhole.domain.model.Channel.PRESENCE));
-        CompletableFuture<Optional<LiveSignal>> waiting = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Optional<LiveSignal>> woken = new CompletableFuture<>();
+        Thread reader = Thread.ofVirtual().start(() -> {
             try {
-                return subscription.next(Duration.ofHours(1));
+                woken.complete(subscription.next(Duration.ofHours(1)));
             } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
+                woken.completeExceptionally(e);
             }
         });
+        await().atMost(WAIT).until(() -> reader.getState() == Thread.State.TIMED_WAITING);
 
         subscription.close();
 
-        assertThat(waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS)).contains(new LiveSignal.Closed(CloseReason.UNSUBSCRIBED));
+        assertThat(woken.get(WAIT.toSeconds(), TimeUnit.SECONDS)).contains(new LiveSignal.Closed(CloseReason.UNSUBSCRIBED));
     }
 
     @Test
