@@ -42,8 +42,4 @@ public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow,
     public AppConfig withPresenceWindow(Duration value) {
         return new AppConfig(store, limits, value, liveQueueCapacity, redis);
     }
-
-    public AppConfig withLiveQueueCapacity(int value) {
-        return new AppConfig(store, limits, presenceWindow, value, redis);
-    }
 }
