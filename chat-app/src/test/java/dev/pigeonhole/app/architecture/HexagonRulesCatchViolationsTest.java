@@ -118,7 +118,7 @@ class HexagonRulesCatchViolationsTest {
 
     @Test
     void only_tests_and_benchmarks_use_the_books_algorithm_catches_a_store_that_sends_the_books_way() {
-        assertViolation(HexagonRules.only_tests_and_benchmarks_use_the_books_algorithm, "book", "LockingStore");
+        assertViolation(HexagonRules.only_tests_and_benchmarks_use_the_books_algorithm, "bookrule", "LockingStore");
     }
 
     @Test

@@ -1,6 +1,6 @@
-package dev.pigeonhole.archfixture.book.adapter.redis;
+package dev.pigeonhole.archfixture.bookrule.adapter.redis;
 
-import dev.pigeonhole.archfixture.book.book.BookLock;
+import dev.pigeonhole.archfixture.bookrule.book.BookLock;
 
 /** Broken on purpose: a store that sends the book's way. */
 public final class LockingStore {

@@ -1,4 +1,4 @@
-package dev.pigeonhole.archfixture.book.book;
+package dev.pigeonhole.archfixture.bookrule.book;
 
 /** Stands for the book's algorithm: a lock around every send. */
 public final class BookLock {
