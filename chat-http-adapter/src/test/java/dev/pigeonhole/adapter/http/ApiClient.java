@@ -27,10 +27,13 @@ public final class ApiClient {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final int EXPECT_CONTINUE_ABOVE = 8 * 1024;
 
-    /** One client for every test: it holds threads and connections, and needs no per-test state. */
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
     private final URI base;
+    /**
+     * A connection pool of this client's own. Shared between tests, a connection that one test's
+     * server closed (after refusing a body, or on stopping) could be handed to the next test's
+     * request, which then fails with no answer at all.
+     */
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public ApiClient(URI base) {
         this.base = base;
@@ -129,7 +132,18 @@ public final class ApiClient {
             request.header("Authorization", "Bearer " + token);
         }
         try {
-            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response;
+            try {
+                response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                if (!closedBeforeReading(e)) {
+                    throw e;
+                }
+                // The pool handed out a connection the server had already closed (as Jetty does
+                // after refusing a malformed request), so the server never saw this one: once more,
+                // on a fresh connection. The JDK does the same by itself, but for GET only.
+                response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            }
             return new Response(response.statusCode(), response.body(), response.headers());
         } catch (IOException e) {
             throw new UncheckedIOException(method + " " + path + " failed", e);
@@ -137,5 +151,15 @@ public final class ApiClient {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted during " + method + " " + path, e);
         }
+    }
+
+    /** The JDK's word for a connection that ended before a single byte of an answer came back. */
+    private static boolean closedBeforeReading(IOException failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("header parser received no bytes")) {
+                return true;
+            }
+        }
+        return false;
     }
 }
