@@ -1,5 +1,6 @@
 package dev.pigeonhole.tck;
 
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
@@ -109,7 +110,7 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         chats.open(chat, alice, Set.of(alice), "one", at());
         chats.send(chat, alice, "two", at());
 
-        chats.join(chat, dave);
+        chats.join(chat, alice, dave);
 
         assertThat(summary(dave, chat).cursor()).isEqualTo(2);
         assertThat(pendingIn(dave, chat).unread()).isZero();
@@ -126,7 +127,7 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         Message one = chats.open(chat, alice, Set.of(alice, bob), "one", at()).message();
         Message two = chats.send(chat, alice, "two", at());
 
-        chats.join(chat, bob);
+        chats.join(chat, bob, bob);
 
         assertThat(summary(bob, chat).cursor()).isZero();
         assertThat(pendingIn(bob, chat).messages()).as("no unread message skipped").containsExactly(one, two);
@@ -141,7 +142,7 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         chats.leave(chat, bob);
         chats.send(chat, alice, "said while bob was away", at());
 
-        chats.join(chat, bob);
+        chats.join(chat, alice, bob);
 
         assertThat(summary(bob, chat).cursor()).isEqualTo(2);
         assertThat(pendingIn(bob, chat).unread()).isZero();
@@ -168,7 +169,7 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         UserId dave = user("dave");
         ChatId chat = chatId();
 
-        assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.join(chat, dave));
+        assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.join(chat, dave, dave));
         assertThat(chats.chatsOf(dave)).as("a join does not create a chat").isEmpty();
     }
 
@@ -219,7 +220,7 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         chats.leave(chat, alice);
 
         assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.send(chat, alice, "hi", at()));
-        assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.join(chat, bob));
+        assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.join(chat, bob, bob));
         assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.acknowledge(alice, chat, 0));
         assertThatExceptionOfType(UnknownChatException.class)
                 .isThrownBy(() -> chats.messagesAfter(alice, chat, 0, 10));
@@ -239,12 +240,12 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         ChatId chat = chatId();
         small.open(chat, alice, Set.of(alice, bob), "two is company", at());
 
-        assertThatExceptionOfType(ChatFullException.class).isThrownBy(() -> small.join(chat, carol));
+        assertThatExceptionOfType(ChatFullException.class).isThrownBy(() -> small.join(chat, alice, carol));
 
         assertThat(small.chatsOf(carol)).isEmpty();
         assertThat(small.chatsOf(alice).getFirst().members()).containsExactlyInAnyOrder(alice, bob);
         small.leave(chat, bob);
-        small.join(chat, carol);
+        small.join(chat, alice, carol);
         assertThat(small.chatsOf(alice).getFirst().members()).as("a seat freed by leaving can be taken")
                 .containsExactlyInAnyOrder(alice, carol);
     }
@@ -270,7 +271,7 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         ChatId chat = chatId();
         small.open(chat, alice, Set.of(alice, bob), "two is company", at());
 
-        small.join(chat, bob);
+        small.join(chat, bob, bob);
 
         assertThat(small.chatsOf(bob).getFirst().cursor()).isZero();
     }
@@ -296,9 +297,9 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         List<ChatSummary> bobs = chats.chatsOf(bob);
 
         assertThat(bobs).containsExactly(
-                new ChatSummary(first, Set.of(alice, bob, carol), 1, 3),
-                new ChatSummary(second, Set.of(bob), 1, 1),
-                new ChatSummary(third, Set.of(carol, bob), 0, 1));
+                new ChatSummary(first, Set.of(alice, bob, carol), Access.PRIVATE, 1, 3),
+                new ChatSummary(second, Set.of(bob), Access.PRIVATE, 1, 1),
+                new ChatSummary(third, Set.of(carol, bob), Access.PRIVATE, 0, 1));
         assertThat(bobs).extracting(ChatSummary::unread).containsExactly(2L, 0L, 1L);
         assertThat(chats.chatsOf(user("nobody"))).isEmpty();
     }

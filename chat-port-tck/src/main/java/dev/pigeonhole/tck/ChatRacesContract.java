@@ -1,5 +1,6 @@
 package dev.pigeonhole.tck;
 
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.Message;
@@ -294,7 +295,9 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
             UserId joiner = user("joiner");
             UserId outsider = user("outsider");
             ChatId chat = chatId();
-            Message opening = chats.open(chat, first, Set.of(first, second), "round " + round, at()).message();
+            // Open to all, so the joiner comes in by itself as the book's users do.
+            Message opening = chats.open(chat, first, Set.of(first, second), Access.OPEN, "round " + round, at())
+                    .message();
             List<Long> ids = new CopyOnWriteArrayList<>(List.of(opening.id()));
             AtomicBoolean joined = new AtomicBoolean();
 
@@ -309,7 +312,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
                     },
                     () -> {
                         try {
-                            chats.join(chat, joiner);
+                            chats.join(chat, joiner, joiner);
                         } catch (UnknownChatException deletedFirst) {
                             return;
                         }
@@ -376,7 +379,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
         }
         work.add(() -> {
             for (int n = 0; n < sendsEach; n++) {
-                chats.join(chat, member);
+                chats.join(chat, member, member);
                 Thread.yield();
             }
         });

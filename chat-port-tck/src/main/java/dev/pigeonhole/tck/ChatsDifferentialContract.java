@@ -1,5 +1,6 @@
 package dev.pigeonhole.tck;
 
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.Limits;
@@ -105,9 +106,10 @@ public abstract class ChatsDifferentialContract {
                 ChatId chat = names.chat(open.chat());
                 UserId creator = names.user(open.creator());
                 Set<UserId> others = names.usersIn(open.others());
+                Access access = open.toAll() ? Access.OPEN : Access.PRIVATE;
                 String body = "opening of step " + index;
-                Outcome.expectSame(context, Outcome.of(() -> reference.open(chat, creator, others, body, at)),
-                        Outcome.of(() -> chats.open(chat, creator, others, body, at)));
+                Outcome.expectSame(context, Outcome.of(() -> reference.open(chat, creator, others, access, body, at)),
+                        Outcome.of(() -> chats.open(chat, creator, others, access, body, at)));
             }
             case Send send -> {
                 ChatId chat = names.chat(send.chat());
@@ -120,9 +122,10 @@ public abstract class ChatsDifferentialContract {
             }
             case Join join -> {
                 ChatId chat = names.chat(join.chat());
+                UserId by = names.user(join.by());
                 UserId user = names.user(join.user());
-                Outcome.expectSame(context, Outcome.of(() -> reference.join(chat, user)),
-                        Outcome.of(() -> chats.join(chat, user)));
+                Outcome.expectSame(context, Outcome.of(() -> reference.join(chat, by, user)),
+                        Outcome.of(() -> chats.join(chat, by, user)));
             }
             case Leave leave -> {
                 ChatId chat = names.chat(leave.chat());
@@ -173,15 +176,19 @@ public abstract class ChatsDifferentialContract {
     public sealed interface Step permits Open, Send, Join, Leave, Acknowledge, Pending, Read, Race, Pass {
     }
 
-    /** {@code others} is a bit set over the user pool; it may include the creator, who is a member either way. */
-    public record Open(int creator, int others, int chat) implements Step {
+    /**
+     * {@code others} is a bit set over the user pool; it may include the creator, who is a member
+     * either way. {@code toAll} opens it to anyone, else it is private.
+     */
+    public record Open(int creator, int others, int chat, boolean toAll) implements Step {
     }
 
     /** {@code key} is -1 for none, else one of a few keys; a key sent with another {@code variant} is a misused key. */
     public record Send(int sender, int chat, int key, int variant) implements Step {
     }
 
-    public record Join(int user, int chat) implements Step {
+    /** {@code by} brings {@code user} in; the same index is a user joining by itself. */
+    public record Join(int by, int user, int chat) implements Step {
     }
 
     public record Leave(int user, int chat) implements Step {
@@ -219,12 +226,14 @@ public abstract class ChatsDifferentialContract {
     public Arbitrary<List<Step>> scenarios() {
         Arbitrary<Integer> user = Arbitraries.integers().between(0, USERS - 1);
         Arbitrary<Integer> chat = Arbitraries.integers().between(0, CHATS - 1);
-        Arbitrary<Step> open = Combinators.combine(user, Arbitraries.integers().between(0, (1 << USERS) - 1), chat)
-                .as(Open::new);
+        Arbitrary<Step> open = Combinators.combine(user, Arbitraries.integers().between(0, (1 << USERS) - 1), chat,
+                Arbitraries.of(true, false)).as(Open::new);
         Arbitrary<Step> send = Combinators.combine(user, chat, Arbitraries.integers().between(-3, 2),
                 Arbitraries.integers().between(0, 4)).as((sender, in, key, variant) ->
                 new Send(sender, in, Math.max(key, -1), variant == 4 ? 1 : 0));
-        Arbitrary<Step> join = Combinators.combine(user, chat).as(Join::new);
+        // Half the joins are a user coming in by itself, which only an open chat lets it do.
+        Arbitrary<Step> join = Combinators.combine(user, user, chat, Arbitraries.of(true, false))
+                .as((by, who, in, self) -> new Join(self ? who : by, who, in));
         Arbitrary<Step> leave = Combinators.combine(user, chat).as(Leave::new);
         Arbitrary<Step> pending = Combinators.combine(user, Arbitraries.integers().between(1, 3)).as(Pending::new);
         Arbitrary<Step> acknowledge = Combinators.combine(user, chat,

@@ -1,5 +1,6 @@
 package dev.pigeonhole.tck;
 
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatId;
@@ -53,9 +54,9 @@ final class Reference {
         }
     }
 
-    Opened open(ChatId chat, UserId creator, Set<UserId> others, String body, Instant at) {
+    Opened open(ChatId chat, UserId creator, Set<UserId> others, Access access, String body, Instant at) {
         Kept kept = new Kept(new Chat(chat, limits), new ArrayList<>());
-        Opened opened = kept.chat().open(creator, others, body, at);
+        Opened opened = kept.chat().open(creator, others, access, body, at);
         if (chats.containsKey(chat)) {
             throw new ChatAlreadyExistsException(chat);
         }
@@ -75,8 +76,8 @@ final class Reference {
         existing(chat).chat().acknowledge(user, upTo);
     }
 
-    Joined join(ChatId chat, UserId user) {
-        return existing(chat).chat().join(user);
+    Joined join(ChatId chat, UserId by, UserId user) {
+        return existing(chat).chat().join(by, user);
     }
 
     Left leave(ChatId chat, UserId user) {

@@ -21,6 +21,10 @@ import java.util.TreeSet;
  * ({@code checkMember} is {@code check_member}); the contract suite runs random operations against
  * this class and every store side by side, and any difference fails.
  *
+ * <p>A chat is {@link Access#PRIVATE private} unless opened {@link Access#OPEN open}: into a private
+ * chat only a member brings someone. Whoever comes in later than the opening reads only what is
+ * sent after it came in (its join point), so adding someone never hands it the history.
+ *
  * <p>A member's cursor is the highest id it has acknowledged. Ids run 1, 2, 3… with no gaps, so
  * what a member has not read is everything above its cursor, and what every member has read is
  * everything up to the lowest cursor: that much may be dropped, and so may whatever is older than
@@ -35,6 +39,7 @@ public final class Chat {
     private final Limits limits;
     private final Members members = new Members();
     private final KeyedSends keyedSends = new KeyedSends();
+    private Access access = Access.PRIVATE;
     private long lastId;
     /** The oldest id still held; when nothing is held, lastId + 1, the id the next message gets. */
     private long firstAvailableId = 1;
@@ -52,13 +57,14 @@ public final class Chat {
     }
 
     /**
-     * Opens the chat with the creator and {@code others}, every one of them at cursor 0, and sends
-     * the creator's first message in the same step, so no one ever sees the chat without it.
+     * Opens the chat with the creator and {@code others}, every one of them joining at 0, so they
+     * read it from its first message, which the creator sends in the same step: no one ever sees
+     * the chat without it.
      *
      * @throws InvalidInputException if there would be more members than the limit allows: that is
      *                               wrong whatever a store holds, so it is checked before anything
      */
-    public Opened open(UserId creator, Set<UserId> others, String body, Instant at) {
+    public Opened open(UserId creator, Set<UserId> others, Access access, String body, Instant at) {
         if (opened) {
             throw new IllegalStateException("chat " + id + " is open already");
         }
@@ -66,7 +72,8 @@ public final class Chat {
         everyone.add(Objects.requireNonNull(creator, "creator"));
         checkMemberLimit(everyone.size());
         opened = true;
-        everyone.forEach(member -> members.put(member, 0));
+        this.access = Objects.requireNonNull(access, "access");
+        everyone.forEach(member -> members.add(member, 0));
         Sent first = send(creator, body, at, Optional.empty());
         return new Opened(id, first, everyone);
     }
@@ -114,25 +121,30 @@ public final class Chat {
         if (upTo <= cursor) {
             return cursor;
         }
-        members.put(member, upTo);
+        members.moveCursor(member, upTo);
         trimAcknowledged();
         return upTo;
     }
 
     /**
-     * Adds the user at the last id, so it starts with nothing unread. A member already in keeps
-     * its cursor and is never refused.
+     * Brings {@code user} in at the last id, as its cursor and its join point: it starts with
+     * nothing unread and reads nothing sent before. A member brings anyone in; a user comes in by
+     * itself ({@code by} is {@code user}) only to an open chat. Someone already in keeps its cursor
+     * and join point, and is never refused for it, so a repeated join skips nothing and widens
+     * nothing.
      *
      * @throws UnknownChatException if the chat was deleted
+     * @throws NotAMemberException  if {@code by} is someone else who is not a member
+     * @throws PrivateChatException if a user who is not a member joins a private chat by itself
      * @throws ChatFullException    if the chat is at its member limit
      */
-    public Joined join(UserId user) {
-        checkExists();
+    public Joined join(UserId by, UserId user) {
+        checkMayBringIn(by, user);
         if (members.contains(user)) {
             return new Joined(id, user, false);
         }
         checkRoom();
-        members.put(user, lastId);
+        members.add(user, lastId);
         return new Joined(id, user, true);
     }
 
@@ -158,19 +170,23 @@ public final class Chat {
     /** Up to {@code limit} messages above the member's cursor, with its unread count and gap. Changes nothing. */
     public PendingChat pending(UserId member, int limit, MessageLog log) {
         long cursor = checkMember(member);
-        return history().pending(id, cursor, log.after(cursor, limit));
+        return historyFor(member).pending(id, cursor, log.after(cursor, limit));
     }
 
-    /** Up to {@code limit} messages above {@code after}, for a member. Changes nothing. */
+    /**
+     * Up to {@code limit} messages above {@code after}, for a member, but none at or below its
+     * join point: asking for older ones reads from the join point on. Changes nothing.
+     */
     public MessagePage read(UserId reader, long after, int limit, MessageLog log) {
         checkMember(reader);
-        return history().page(after, log.after(after, limit));
+        long from = readFrom(reader, after);
+        return historyFor(reader).page(from, log.after(from, limit));
     }
 
     /** The chat as the member sees it in its chat list. */
     public ChatSummary summaryFor(UserId member) {
         long cursor = checkMember(member);
-        return new ChatSummary(id, members.all(), cursor, lastId);
+        return new ChatSummary(id, members.all(), access, cursor, lastId);
     }
 
     /**
@@ -191,6 +207,11 @@ public final class Chat {
     /** The ids handed out and the ones still held: a store drops every message below the window. */
     public HistoryWindow history() {
         return new HistoryWindow(firstAvailableId, lastId);
+    }
+
+    /** The history as the member may read it: nothing at or below its join point. */
+    public HistoryWindow historyFor(UserId member) {
+        return history().joinedAt(members.joinPointOf(member));
     }
 
     public boolean isMember(UserId user) {
@@ -218,6 +239,23 @@ public final class Chat {
         return cursor.getAsLong();
     }
 
+    /** A member brings anyone in; anyone brings itself into an open chat. */
+    private void checkMayBringIn(UserId by, UserId user) {
+        if (!by.equals(user)) {
+            checkMember(by);
+            return;
+        }
+        checkExists();
+        if (access == Access.PRIVATE && !members.contains(user)) {
+            throw new PrivateChatException(user, id);
+        }
+    }
+
+    /** Where a read starts: never at or below the reader's join point. */
+    private long readFrom(UserId reader, long after) {
+        return Math.max(after, members.joinPointOf(reader));
+    }
+
     private void checkMemberLimit(int count) {
         if (count > limits.maxMembers()) {
             throw tooManyMembers(limits.maxMembers(), count);
@@ -242,7 +280,7 @@ public final class Chat {
 
     private void moveSenderCursor(UserId sender, long cursor, long id) {
         if (cursor == id - 1) {
-            members.put(sender, id);
+            members.moveCursor(sender, id);
         }
     }
 

@@ -9,7 +9,7 @@ package dev.pigeonhole.domain.model;
  */
 public abstract sealed class DomainException extends RuntimeException
         permits InvalidIdException, InvalidInputException, UnknownChatException, ChatAlreadyExistsException,
-        NotAMemberException, ChatFullException, MailboxFullException, StoreUnavailableException {
+        NotAMemberException, PrivateChatException, ChatFullException, MailboxFullException, StoreUnavailableException {
 
     protected DomainException(String message) {
         super(message, null, false, false);

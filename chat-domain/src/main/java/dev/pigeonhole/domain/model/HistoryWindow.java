@@ -21,6 +21,14 @@ public record HistoryWindow(long firstAvailableId, long lastId) {
         }
     }
 
+    /**
+     * The window as a member who joined at {@code joinPoint} sees it: what was sent at or before
+     * its joining is not its to read, so its history starts after the join point at the earliest.
+     */
+    public HistoryWindow joinedAt(long joinPoint) {
+        return new HistoryWindow(Math.max(firstAvailableId, joinPoint + 1), lastId);
+    }
+
     /** How many messages came after {@code cursor}; ids have no gaps, so this is a subtraction. */
     public static long unread(long cursor, long lastId) {
         return Math.max(0, lastId - cursor);

@@ -7,17 +7,21 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The members of one chat and their cursors, with the lowest cursor at hand.
+ * The members of one chat: each one's cursor and join point, with the lowest cursor at hand.
  *
  * <p>The lowest cursor decides which messages every member has seen and may be dropped. Scanning
  * up to a thousand members on every acknowledge would work, but a count of members per cursor
  * answers in O(log n), so a busy chat pays the same whatever its size.
+ *
+ * <p>A member's join point is the last id when it came in: what it may read starts after it.
+ * A cursor starts at the join point and only moves forward, so it is never below it.
  *
  * <p>Not thread-safe: it is part of a {@link Chat}, which its store guards.
  */
 final class Members {
 
     private final Map<UserId, Long> cursorByMember = new HashMap<>();
+    private final Map<UserId, Long> joinPointByMember = new HashMap<>();
     private final TreeMap<Long, Integer> membersAtCursor = new TreeMap<>();
 
     /** The member's cursor, or empty if the user is not a member. */
@@ -26,12 +30,23 @@ final class Members {
         return cursor == null ? OptionalLong.empty() : OptionalLong.of(cursor);
     }
 
+    /** The last id when the member came in; only asked of a member. */
+    long joinPointOf(UserId member) {
+        return joinPointByMember.get(member);
+    }
+
     boolean contains(UserId user) {
         return cursorByMember.containsKey(user);
     }
 
-    /** Adds the member at {@code cursor}, or moves it there if it is one already. */
-    void put(UserId member, long cursor) {
+    /** Adds a user who is not a member yet, with its cursor and join point both at {@code at}. */
+    void add(UserId user, long at) {
+        joinPointByMember.put(user, at);
+        moveCursor(user, at);
+    }
+
+    /** Moves a member's cursor to {@code cursor}. */
+    void moveCursor(UserId member, long cursor) {
         Long previous = cursorByMember.put(member, cursor);
         if (previous != null) {
             uncount(previous);
@@ -41,6 +56,7 @@ final class Members {
 
     void remove(UserId member) {
         Long previous = cursorByMember.remove(member);
+        joinPointByMember.remove(member);
         if (previous != null) {
             uncount(previous);
         }

@@ -72,7 +72,8 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     }
 
     private CreatedChat open(ChatId chat, CreateChat.Command command) {
-        Opened opened = chats.open(chat, command.creator(), command.others(), command.firstMessage(), clock.instant());
+        Opened opened = chats.open(chat, command.creator(), command.others(), command.access(), command.firstMessage(),
+                clock.instant());
         announce(opened);
         return new CreatedChat(chat, opened.message());
     }
@@ -100,7 +101,7 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
 
     @Override
     public void join(JoinChat.Command command) {
-        announce(chats.join(command.chat(), command.user()));
+        announce(chats.join(command.chat(), command.by(), command.user()));
     }
 
     @Override

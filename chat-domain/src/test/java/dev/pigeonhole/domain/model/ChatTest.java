@@ -41,7 +41,7 @@ class ChatTest {
     }
 
     private Opened openWithBob() {
-        Opened opened = chat.open(ALICE, Set.of(BOB), "hi bob", at());
+        Opened opened = chat.open(ALICE, Set.of(BOB), Access.PRIVATE, "hi bob", at());
         stored.add(opened.message());
         return opened;
     }
@@ -73,7 +73,7 @@ class ChatTest {
 
         @Test
         void the_creator_counts_once_whether_it_lists_itself_or_not() {
-            Opened opened = chat.open(ALICE, Set.of(ALICE, BOB, CAROL), "hi", at());
+            Opened opened = chat.open(ALICE, Set.of(ALICE, BOB, CAROL), Access.PRIVATE, "hi", at());
 
             assertThat(opened.members()).hasSize(3);
         }
@@ -81,17 +81,17 @@ class ChatTest {
         @Test
         void more_members_than_the_limit_is_bad_input_and_opens_nothing() {
             assertThatExceptionOfType(InvalidInputException.class)
-                    .isThrownBy(() -> chat.open(ALICE, Set.of(BOB, CAROL, DAN), "hi", at()))
+                    .isThrownBy(() -> chat.open(ALICE, Set.of(BOB, CAROL, DAN), Access.PRIVATE, "hi", at()))
                     .withMessage("a chat may have at most 3 members; this one would have 4");
 
-            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(BOB));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(BOB, BOB));
         }
 
         @Test
         void a_chat_opens_once() {
             openWithBob();
 
-            assertThatIllegalStateException().isThrownBy(() -> chat.open(ALICE, Set.of(), "again", at()));
+            assertThatIllegalStateException().isThrownBy(() -> chat.open(ALICE, Set.of(), Access.PRIVATE, "again", at()));
         }
 
         @Test
@@ -109,7 +109,7 @@ class ChatTest {
             assertThatExceptionOfType(UnknownChatException.class)
                     .isThrownBy(() -> chat.send(ALICE, "hi", at(), Optional.empty()));
             assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.acknowledge(ALICE, 0));
-            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(ALICE));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(ALICE, ALICE));
             assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.leave(ALICE));
             assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.summaryFor(ALICE));
             assertThat(chat.isMember(ALICE)).isFalse();
@@ -317,7 +317,7 @@ class ChatTest {
             openWithBob();
             send(BOB, "two");
 
-            Joined joined = chat.join(CAROL);
+            Joined joined = chat.join(ALICE, CAROL);
 
             assertThat(joined.added()).isTrue();
             assertThat(joined.events()).containsExactly(new LiveEvent.MembershipChanged(CAROL, LUNCH, true));
@@ -330,7 +330,7 @@ class ChatTest {
             openWithBob();
             send(ALICE, "two");
 
-            Joined again = chat.join(BOB);
+            Joined again = chat.join(BOB, BOB);
 
             assertThat(again.added()).isFalse();
             assertThat(again.events()).isEmpty();
@@ -339,10 +339,10 @@ class ChatTest {
 
         @Test
         void a_full_chat_refuses_a_newcomer_but_never_a_member() {
-            chat.open(ALICE, Set.of(BOB, CAROL), "three of us", at());
+            chat.open(ALICE, Set.of(BOB, CAROL), Access.PRIVATE, "three of us", at());
 
-            assertThatExceptionOfType(ChatFullException.class).isThrownBy(() -> chat.join(DAN));
-            assertThat(chat.join(CAROL).added()).isFalse();
+            assertThatExceptionOfType(ChatFullException.class).isThrownBy(() -> chat.join(ALICE, DAN));
+            assertThat(chat.join(ALICE, CAROL).added()).isFalse();
         }
 
         @Test
@@ -372,7 +372,7 @@ class ChatTest {
             Left last = chat.leave(ALICE);
 
             assertThat(last.chatDeleted()).isTrue();
-            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(ALICE));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(ALICE, ALICE));
             assertThatExceptionOfType(UnknownChatException.class)
                     .isThrownBy(() -> chat.send(ALICE, "anyone?", at(), Optional.empty()));
             assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.acknowledge(ALICE, 1));
@@ -384,8 +384,74 @@ class ChatTest {
             openWithBob();
             send(BOB, "two");
 
-            assertThat(chat.summaryFor(BOB)).isEqualTo(new ChatSummary(LUNCH, Set.of(ALICE, BOB), 0, 2));
+            assertThat(chat.summaryFor(BOB)).isEqualTo(new ChatSummary(LUNCH, Set.of(ALICE, BOB), Access.PRIVATE, 0, 2));
             assertThat(chat.summaryFor(BOB).unread()).isEqualTo(2);
+        }
+    }
+
+    @Nested
+    class ComingIn {
+
+        @Test
+        void a_member_brings_someone_into_a_private_chat() {
+            openWithBob();
+
+            assertThat(chat.join(BOB, CAROL).added()).isTrue();
+            assertThat(chat.isMember(CAROL)).isTrue();
+        }
+
+        @Test
+        void no_one_comes_into_a_private_chat_by_itself() {
+            openWithBob();
+
+            assertThatExceptionOfType(PrivateChatException.class).isThrownBy(() -> chat.join(CAROL, CAROL));
+            assertThat(chat.isMember(CAROL)).isFalse();
+        }
+
+        @Test
+        void anyone_comes_into_an_open_chat_by_itself() {
+            chat.open(ALICE, Set.of(), Access.OPEN, "all welcome", at());
+
+            assertThat(chat.join(CAROL, CAROL).added()).isTrue();
+            assertThat(chat.summaryFor(CAROL).access()).isEqualTo(Access.OPEN);
+        }
+
+        @Test
+        void someone_outside_brings_no_one_in_even_to_an_open_chat() {
+            chat.open(ALICE, Set.of(), Access.OPEN, "all welcome", at());
+
+            assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.join(DAN, CAROL));
+            assertThat(chat.isMember(CAROL)).isFalse();
+        }
+
+        @Test
+        void who_asks_is_checked_before_whether_there_is_room() {
+            chat.open(ALICE, Set.of(BOB, CAROL), Access.PRIVATE, "three of us", at());
+
+            assertThatExceptionOfType(PrivateChatException.class).isThrownBy(() -> chat.join(DAN, DAN));
+        }
+
+        @Test
+        void a_newcomer_reads_nothing_sent_before_it_came_in() {
+            openWithBob();
+            send(BOB, "two");
+
+            chat.join(ALICE, CAROL);
+
+            MessagePage history = chat.read(CAROL, 0, 10, log);
+            assertThat(history.messages()).isEmpty();
+            assertThat(history.gap()).isFalse();
+            assertThat(chat.historyFor(CAROL)).isEqualTo(new HistoryWindow(3, 2));
+            Message three = send(ALICE, "three");
+            assertThat(chat.read(CAROL, 1, 10, log).messages()).containsExactly(three);
+        }
+
+        @Test
+        void the_first_members_read_from_the_first_message() {
+            Message first = openWithBob().message();
+
+            assertThat(chat.read(BOB, 0, 10, log).messages()).containsExactly(first);
+            assertThat(chat.historyFor(BOB)).isEqualTo(chat.history());
         }
     }
 

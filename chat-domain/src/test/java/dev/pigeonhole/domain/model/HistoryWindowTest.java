@@ -54,4 +54,13 @@ class HistoryWindowTest {
         assertThatIllegalArgumentException().isThrownBy(() -> new HistoryWindow(5, 3));
         assertThatIllegalArgumentException().isThrownBy(() -> new HistoryWindow(1, -1));
     }
+
+    @Test
+    void a_member_who_joined_later_sees_the_window_from_after_its_join_point() {
+        HistoryWindow held = new HistoryWindow(3, 10);
+
+        assertThat(held.joinedAt(0)).isEqualTo(held);
+        assertThat(held.joinedAt(6)).isEqualTo(new HistoryWindow(7, 10));
+        assertThat(held.joinedAt(10)).isEqualTo(new HistoryWindow(11, 10));
+    }
 }

@@ -3,6 +3,7 @@ package dev.pigeonhole.domain.model;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -90,7 +91,7 @@ class ValuesTest {
 
     @Test
     void unread_is_the_distance_from_cursor_to_last_id() {
-        ChatSummary summary = new ChatSummary(ChatId.of("827"), Set.of(ALICE), 5, 6);
+        ChatSummary summary = new ChatSummary(ChatId.of("827"), Set.of(ALICE), Access.PRIVATE, 5, 6);
 
         assertThat(summary.unread()).isEqualTo(1);
     }
@@ -107,5 +108,15 @@ class ValuesTest {
     void domain_rejections_are_cheap_and_carry_no_stack_trace() {
         assertThat(new NotAMemberException(ALICE, ChatId.of("1")).getStackTrace()).isEmpty();
         assertThat(new StoreUnavailableException("down", new RuntimeException()).getStackTrace()).isNotEmpty();
+    }
+
+    @Test
+    void a_generated_chat_id_is_22_characters_of_62_and_never_the_same_twice() {
+        Set<ChatId> drawn = new HashSet<>();
+        for (int i = 0; i < 1_000; i++) {
+            ChatId id = ChatId.random();
+            assertThat(id.value()).matches("[0-9A-Za-z]{22}");
+            assertThat(drawn.add(id)).as("%s drawn twice", id).isTrue();
+        }
     }
 }

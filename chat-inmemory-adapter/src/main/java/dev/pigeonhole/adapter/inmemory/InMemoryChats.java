@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.inmemory;
 
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatId;
@@ -26,7 +27,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 
@@ -50,7 +50,6 @@ public final class InMemoryChats implements Chats {
     private final InMemoryChannels channels;
     private final ConcurrentHashMap<ChatId, StoredChat> chats = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<UserId, NavigableSet<ChatId>> chatsByUser = new ConcurrentHashMap<>();
-    private final AtomicLong lastAssignedChatId = new AtomicLong();
 
     public InMemoryChats(Limits limits, InMemoryChannels channels) {
         this.limits = Objects.requireNonNull(limits, "limits");
@@ -58,22 +57,12 @@ public final class InMemoryChats implements Chats {
     }
 
     @Override
-    public ChatId newChatId() {
-        // The counter alone never repeats itself, but a creator may have chosen "7" already.
-        while (true) {
-            ChatId candidate = ChatId.of(Long.toString(lastAssignedChatId.incrementAndGet()));
-            if (!chats.containsKey(candidate)) {
-                return candidate;
-            }
-        }
-    }
-
-    @Override
-    public Opened open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at) {
+    public Opened open(ChatId chat, UserId creator, Set<UserId> members, Access access, String body,
+                       Instant at) {
         // Opened before anyone can see it: a refusal leaves nothing behind, and no reader ever
         // finds the chat without its first message.
         StoredChat stored = new StoredChat(new Chat(chat, limits));
-        Opened opened = stored.chat.open(creator, members, body, at);
+        Opened opened = stored.chat.open(creator, members, access, body, at);
         stored.keep(opened.first());
 
         // Hold its lock while it goes public, so that a member leaving at once waits until the
@@ -134,9 +123,9 @@ public final class InMemoryChats implements Chats {
     }
 
     @Override
-    public Joined join(ChatId chat, UserId user) {
+    public Joined join(ChatId chat, UserId by, UserId user) {
         return changing(chat, stored -> {
-            Joined joined = stored.chat.join(user);
+            Joined joined = stored.chat.join(by, user);
             if (joined.added()) {
                 index(user, chat);
             }

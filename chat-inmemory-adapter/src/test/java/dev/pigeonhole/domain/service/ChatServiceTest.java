@@ -4,6 +4,7 @@ import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.CreatedChat;
@@ -97,8 +98,9 @@ class ChatServiceTest {
 
         CreatedChat created = racing.create(new CreateChat.Command(ALICE, Set.of(), Optional.empty(), "hello"));
 
-        assertThat(created.chat()).isNotEqualTo(ChatId.of("1"));
-        assertThat(chats.chatsOf(CAROL)).extracting(ChatSummary::chat).containsExactly(ChatId.of("1"));
+        ChatId takenMeanwhile = chats.chatsOf(CAROL).getFirst().chat();
+        assertThat(created.chat()).isNotEqualTo(takenMeanwhile);
+        assertThat(chats.chatsOf(ALICE)).extracting(ChatSummary::chat).containsExactly(created.chat());
     }
 
     @Test
@@ -170,8 +172,8 @@ class ChatServiceTest {
         openLunch();
         memberships.all();
 
-        service.join(new JoinChat.Command(LUNCH, CAROL));
-        service.join(new JoinChat.Command(LUNCH, CAROL));
+        service.join(new JoinChat.Command(LUNCH, ALICE, CAROL));
+        service.join(new JoinChat.Command(LUNCH, ALICE, CAROL));
 
         assertThat(memberships.all()).containsExactly(new MembershipChanged(CAROL, LUNCH, true));
     }
@@ -190,7 +192,7 @@ class ChatServiceTest {
     @Test
     void a_refused_change_announces_nothing() throws InterruptedException {
         assertThatExceptionOfType(UnknownChatException.class)
-                .isThrownBy(() -> service.join(new JoinChat.Command(LUNCH, CAROL)));
+                .isThrownBy(() -> service.join(JoinChat.Command.self(LUNCH, CAROL)));
 
         assertThat(memberships.all()).isEmpty();
     }
@@ -219,8 +221,9 @@ class ChatServiceTest {
         }
 
         @Override
-        public Opened open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at) {
-            return store.open(chat, creator, members, body, at);
+        public Opened open(ChatId chat, UserId creator, Set<UserId> members, Access access, String body,
+                           Instant at) {
+            return store.open(chat, creator, members, access, body, at);
         }
 
         @Override
@@ -244,8 +247,8 @@ class ChatServiceTest {
         }
 
         @Override
-        public Joined join(ChatId chat, UserId user) {
-            return store.join(chat, user);
+        public Joined join(ChatId chat, UserId by, UserId user) {
+            return store.join(chat, by, user);
         }
 
         @Override

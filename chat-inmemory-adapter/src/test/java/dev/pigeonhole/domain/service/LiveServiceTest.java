@@ -79,7 +79,7 @@ class LiveServiceTest {
                     .containsExactly("1 welcome");
 
             ChatId joined = create(alice, Set.of(), "before bob");
-            chatService.join(new JoinChat.Command(joined, bob));
+            chatService.join(new JoinChat.Command(joined, alice, bob));
             send(joined, alice, "after bob joined");
             assertThat(texts(feed, 1)).as("joined at the latest id: nothing before it")
                     .containsExactly("2 after bob joined");
@@ -205,7 +205,7 @@ class LiveServiceTest {
         try (LiveFeed feed = live.subscribe(bob)) {
             assertThat(texts(feed, 2)).containsExactlyInAnyOrder("1 hi bob", "1 hi again");
             // Changed in the store alone, as if the news of it had been lost with the connection.
-            chats.join(joined, bob);
+            chats.join(joined, alice, bob);
             chats.leave(left, bob);
 
             channels.disconnectAll();

@@ -5,6 +5,7 @@ import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.tck.ChannelsContract;
 import dev.pigeonhole.tck.ChatLockContract;
 import dev.pigeonhole.tck.ChatIdempotencyContract;
+import dev.pigeonhole.tck.ChatAccessContract;
 import dev.pigeonhole.tck.ChatMembershipContract;
 import dev.pigeonhole.tck.ChatMessagesContract;
 import dev.pigeonhole.tck.ChatRacesContract;
@@ -44,6 +45,14 @@ abstract class RedisContractSuite {
 
     @Nested
     class Idempotency extends ChatIdempotencyContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return store(limits);
+        }
+    }
+
+    @Nested
+    class Access extends ChatAccessContract {
         @Override
         protected StoreFixture newStore(Limits limits) {
             return store(limits);

@@ -1,5 +1,6 @@
 package dev.pigeonhole.domain.port.in;
 
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.CreatedChat;
 import dev.pigeonhole.domain.model.MessageText;
@@ -19,15 +20,22 @@ public interface CreateChat {
      * @param creator the user opening the chat; always a member, and the first message's sender
      * @param others  who else is in it (the creator may be listed too; duplicates collapse)
      * @param chat    the id to use, or empty to have the store assign one
+     * @param access  private (only members bring others in) or open (anyone may also join)
      */
-    record Command(UserId creator, Set<UserId> others, Optional<ChatId> chat, String firstMessage) {
+    record Command(UserId creator, Set<UserId> others, Optional<ChatId> chat, Access access, String firstMessage) {
 
         public Command {
             Objects.requireNonNull(creator, "creator");
             Objects.requireNonNull(others, "others");
             Objects.requireNonNull(chat, "chat");
+            Objects.requireNonNull(access, "access");
             others = Set.copyOf(others);
             MessageText.check(firstMessage);
+        }
+
+        /** A private chat: what a chat is unless its creator opens it to all. */
+        public Command(UserId creator, Set<UserId> others, Optional<ChatId> chat, String firstMessage) {
+            this(creator, others, chat, Access.PRIVATE, firstMessage);
         }
 
         /** Creator and others, as one sorted set. */

@@ -5,16 +5,29 @@ import dev.pigeonhole.domain.model.UserId;
 
 import java.util.Objects;
 
-/** A user joins an existing chat and starts reading from its newest message on. */
+/**
+ * Someone comes into an existing chat and reads from its newest message on: a member adds
+ * another user (an invitation), or a user joins an open chat by itself.
+ */
 public interface JoinChat {
 
     void join(Command command);
 
-    record Command(ChatId chat, UserId user) {
+    /**
+     * @param by   who asks: a member of the chat, or {@code user} itself for an open chat
+     * @param user who comes in
+     */
+    record Command(ChatId chat, UserId by, UserId user) {
 
         public Command {
             Objects.requireNonNull(chat, "chat");
+            Objects.requireNonNull(by, "by");
             Objects.requireNonNull(user, "user");
+        }
+
+        /** A user joining an open chat by itself. */
+        public static Command self(ChatId chat, UserId user) {
+            return new Command(chat, user, user);
         }
     }
 }

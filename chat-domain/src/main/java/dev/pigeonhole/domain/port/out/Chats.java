@@ -1,5 +1,6 @@
 package dev.pigeonhole.domain.port.out;
 
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
@@ -16,6 +17,7 @@ import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.Opened;
 import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
@@ -45,11 +47,14 @@ import java.util.Set;
 public interface Chats {
 
     /**
-     * A chat id from the store's counter, never handed out by it before and not taken by an
-     * existing chat. A creator may still claim it with a chosen id before it is opened, in which
-     * case {@link #open} says so and the caller asks again.
+     * An id for a chat its creator did not name: {@link ChatId#random()}, which no one can guess.
+     * A store whose layout must count chats as another program does (Redis's book layout) hands
+     * out its counter instead. A creator may claim the id with a chosen one before it is opened,
+     * in which case {@link #open} says so and the caller asks again.
      */
-    ChatId newChatId();
+    default ChatId newChatId() {
+        return ChatId.random();
+    }
 
     /**
      * {@link Chat#open}: opens a chat with {@code members} (the creator is added if missing) and
@@ -59,7 +64,12 @@ public interface Chats {
      *                                    first: it is wrong whatever the store holds)
      * @throws ChatAlreadyExistsException if {@code chat} exists
      */
-    Opened open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at);
+    Opened open(ChatId chat, UserId creator, Set<UserId> members, Access access, String body, Instant at);
+
+    /** A private chat, which is what a chat is unless its creator opens it to all. */
+    default Opened open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at) {
+        return open(chat, creator, members, Access.PRIVATE, body, at);
+    }
 
     /**
      * {@link Chat#send}: appends a message with the chat's next id and announces it. Ids are
@@ -102,7 +112,7 @@ public interface Chats {
 
     /**
      * {@link Chat#read}: up to {@code limit} messages with ids above {@code after}, oldest first,
-     * for a member.
+     * for a member, and none at or below the member's join point.
      *
      * @throws UnknownChatException if the chat does not exist
      * @throws NotAMemberException  if {@code reader} is not a member
@@ -110,13 +120,15 @@ public interface Chats {
     MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit);
 
     /**
-     * {@link Chat#join}: adds the user at the chat's latest id; a member already in keeps its
-     * cursor and is never refused.
+     * {@link Chat#join}: {@code by} brings {@code user} in at the chat's latest id, its cursor and
+     * join point; a member already in keeps both and is never refused for it.
      *
      * @throws UnknownChatException if the chat does not exist
+     * @throws NotAMemberException  if {@code by} is someone else who is not a member
+     * @throws PrivateChatException if {@code user} joins a private chat it is not in by itself
      * @throws ChatFullException    if the user is not a member and the chat is at its member limit
      */
-    Joined join(ChatId chat, UserId user);
+    Joined join(ChatId chat, UserId by, UserId user);
 
     /**
      * {@link Chat#leave}: removes the member. The last member leaving deletes the chat entirely;
