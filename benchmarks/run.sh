@@ -171,14 +171,17 @@ evalsha_bench() {
   [ ${#sha} = 40 ] || { say "SCRIPT LOAD said: $sha"; return 1; }
   chat=rb
   base="${RUN_PREFIX}chat:{$chat}:"
-  # A chat the sender belongs to, as chat_open leaves it: members zset with cursors, id counter at 0.
-  rcli DEL "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" >/dev/null
+  # A chat the sender belongs to, as chat_open leaves it: members with cursors and join points, id
+  # counter at 0.
+  rcli DEL "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" "${base}joined" >/dev/null
   rcli ZADD "${base}members" 0 alice 0 bob >/dev/null
+  rcli ZADD "${base}joined" 0 alice 0 bob >/dev/null
   rcli SET "${base}ids" 0 >/dev/null
   # ARGV as ChatScripts.Posting lays them out: chat, sender, tail (the message JSON after the id),
   # now, no idempotency key, key window, max retained, max members, publish mode P, channel, event head.
   local tail='"ts":1767225600.000,"sender":"alice","message":"hello from redis-benchmark"}'
-  local args=(EVALSHA "$sha" 5 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
+  local args=(EVALSHA "$sha" 7 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
+              "${base}joined" "${base}open"
               "$chat" alice "$tail" "$(date +%s000)" "" 86400000 10000 1000 P "${RUN_PREFIX}chat:{$chat}"
               "{\"type\":\"message\",\"chat\":\"$chat\",\"message\":")
   local check
@@ -189,7 +192,7 @@ evalsha_bench() {
   redis-benchmark -u "$REDIS_URL" -c 1 -n "$n1" --csv "${args[@]}" > "$OUT/evalsha-c1.csv"
   say "8 clients, $n8 sends"
   redis-benchmark -u "$REDIS_URL" -c 8 -n "$n8" --csv "${args[@]}" > "$OUT/evalsha-c8.csv"
-  rcli DEL "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" >/dev/null
+  rcli DEL "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" "${base}joined" >/dev/null
   say "EVALSHA 1 client: $(tail -1 "$OUT/evalsha-c1.csv" | awk -F'","' '{print $(NF-6)}') rps;" \
       "8 clients: $(tail -1 "$OUT/evalsha-c8.csv" | awk -F'","' '{print $(NF-6)}') rps"
 }

@@ -68,7 +68,8 @@ public class RawScriptBenchmark {
         // The text LuaScript.load("chat_send", "chat") sends: common.lua, the aggregate, the script.
         sha = jedis.scriptLoad(resource("common") + "\n" + resource("chat") + "\n" + resource("chat_send"));
         String base = RawRedis.prefix() + "chat:{" + CHAT + "}:";
-        keys = List.of(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows");
+        keys = List.of(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows",
+                base + "joined", base + "open");
         channel = base.substring(0, base.length() - 1); // KeyLayout.Tagged's chat channel
         eventHead = "{\"type\":\"message\",\"chat\":\"" + CHAT + "\",\"message\":";
         keyArray = keys.toArray(String[]::new);

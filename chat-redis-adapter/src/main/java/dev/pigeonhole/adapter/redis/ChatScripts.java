@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.HistoryWindow;
 import dev.pigeonhole.domain.model.Message;
@@ -85,13 +86,14 @@ final class ChatScripts {
     }
 
     /** chat_open.lua: answers OPENED with the first message's id and every member. */
-    record Open(Posting first, List<UserId> others) implements ChatScript<Open.Answer> {
+    record Open(Posting first, Access access, List<UserId> others) implements ChatScript<Open.Answer> {
 
         enum Answer { OPENED, TOO_MANY_MEMBERS, EXISTS, LOCKED }
 
         @Override
         public ScriptCall call(KeyLayout layout) {
             List<String> arguments = new ArrayList<>(first.arguments());
+            arguments.add(access.name());
             others.forEach(other -> arguments.add(other.value()));
             List<UserId> about = new ArrayList<>();
             about.add(first.user());
@@ -138,15 +140,15 @@ final class ChatScripts {
         }
     }
 
-    /** chat_join.lua. */
-    record Join(ChatId chat, UserId user, int maxMembers) implements ChatScript<Join.Answer> {
+    /** chat_join.lua: {@code by} brings {@code user} in. */
+    record Join(ChatId chat, UserId by, UserId user, int maxMembers) implements ChatScript<Join.Answer> {
 
-        enum Answer { JOINED, ALREADY_MEMBER, NO_CHAT, CHAT_FULL }
+        enum Answer { JOINED, ALREADY_MEMBER, NO_CHAT, NOT_MEMBER, PRIVATE, CHAT_FULL }
 
         @Override
         public ScriptCall call(KeyLayout layout) {
             return ChatScripts.call(layout, JOIN, chat, List.of(user),
-                    List.of(chat.value(), user.value(), Integer.toString(maxMembers)));
+                    List.of(chat.value(), by.value(), user.value(), Integer.toString(maxMembers)));
         }
 
         @Override
@@ -188,19 +190,23 @@ final class ChatScripts {
             return Answer.class;
         }
 
-        /** What READ carries: the reader's cursor, the chat's history window and the page. */
-        record View(long cursor, HistoryWindow history, List<Message> page) {
+        /**
+         * What READ carries: the reader's cursor, the history window as the reader may see it
+         * (from its join point on), where the page starts, and the page.
+         */
+        record View(long cursor, HistoryWindow history, long from, List<Message> page) {
 
             static View of(Reply reply) {
                 List<String> json = reply.texts(3);
                 List<Message> page = new ArrayList<>(json.size());
                 json.forEach(message -> page.add(MessageJson.message(message)));
-                return new View(reply.number(0), new HistoryWindow(reply.number(2), reply.number(1)), page);
+                HistoryWindow held = new HistoryWindow(reply.number(2), reply.number(1));
+                return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), page);
             }
         }
     }
 
-    /** chat_summary.lua: answers SUMMARY with the member's cursor, the last id and every member. */
+    /** chat_summary.lua: answers SUMMARY with the member's cursor, the last id, every member and the access. */
     record Summary(ChatId chat, UserId member) implements ChatScript<Summary.Answer> {
 
         enum Answer { SUMMARY, NO_CHAT, NOT_MEMBER }

@@ -86,27 +86,22 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
     Optional<Channel> channelNamed(String redisChannel);
 
     /**
-     * @param members    sorted set of member → cursor (the highest id it acknowledged)
-     * @param messageIds the message id counter
-     * @param messages   sorted set of message JSON → id
-     * @param sendLock   the book's send lock, which a send must respect in that layout; empty in
-     *                   the tagged layout, where sends take no lock
-     */
-    /**
+     * @param members      sorted set of member → cursor (the highest id it acknowledged)
+     * @param messageIds   the message id counter
+     * @param messages     sorted set of message JSON → id
      * @param sentUnderKey messages sent under an idempotency key, by "sender key"
      * @param keyWindows   when each of those keys is forgotten, as epoch millis
+     * @param joinPoints   sorted set of member → the last id when it came in
+     * @param openToAll    exists only while the chat is open to all: anyone may join it
+     * @param sendLock     the book's send lock, which a send must respect in that layout; empty in
+     *                     the tagged layout, where sends take no lock
      */
     record ChatKeys(String members, String messageIds, String messages, String sentUnderKey, String keyWindows,
-                    Optional<String> sendLock) {
+                    String joinPoints, String openToAll, Optional<String> sendLock) {
 
-        /** The three keys of the chat's state, in the order every chat script takes them. */
-        public List<String> state() {
-            return List.of(members, messageIds, messages);
-        }
-
-        /** Every key the chat owns, state first: what a send may write and the last leave deletes. */
+        /** Every key the chat owns, state first: what every chat script takes and the last leave deletes. */
         public List<String> all() {
-            return List.of(members, messageIds, messages, sentUnderKey, keyWindows);
+            return List.of(members, messageIds, messages, sentUnderKey, keyWindows, joinPoints, openToAll);
         }
     }
 
@@ -126,7 +121,7 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         public ChatKeys chat(ChatId chat) {
             String base = prefix + "chat:{" + chat.value() + "}:";
             return new ChatKeys(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows",
-                    Optional.empty());
+                    base + "joined", base + "open", Optional.empty());
         }
 
         @Override
@@ -195,9 +190,12 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         @Override
         public ChatKeys chat(ChatId chat) {
             String id = chat.value();
-            // The book has no idempotency keys; these two exist only once a send uses one.
+            // The book has no idempotency keys, join points or open chats: the keys this layout
+            // adds for them are named in the book's style, and a chat made by the book's own code
+            // has none of them (private, every member joined at 0).
             return new ChatKeys(prefix + "chat:" + id, prefix + "ids:" + id, prefix + "msgs:" + id,
-                    prefix + "sent:" + id, prefix + "sent-windows:" + id, Optional.of(prefix + "lock:chat:" + id));
+                    prefix + "sent:" + id, prefix + "sent-windows:" + id, prefix + "joined:" + id,
+                    prefix + "open:" + id, Optional.of(prefix + "lock:chat:" + id));
         }
 
         @Override

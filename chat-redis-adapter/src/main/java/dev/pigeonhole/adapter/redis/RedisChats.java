@@ -1,6 +1,7 @@
 package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.adapter.redis.ChatScripts.ChatScript;
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
@@ -15,6 +16,7 @@ import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.Opened;
 import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UnknownChatException;
@@ -69,8 +71,16 @@ public final class RedisChats implements Chats {
         }
     }
 
+    /**
+     * Random, as every store's, except in the book layout, which counts chats in {@code ids:chat:}
+     * as the book's own code does, so the two never hand out the same id. That layout's ids can
+     * therefore be guessed.
+     */
     @Override
     public ChatId newChatId() {
+        if (!keys.indexHoldsCursors()) {
+            return Chats.super.newChatId();
+        }
         // The counter alone never repeats itself, but a creator may have chosen "7" already.
         while (true) {
             long next = Reply.of(redis.run(call(Scripts.COUNTER_NEXT, keys.chatIdCounter())), Scripts.COUNTER_NEXT)
@@ -84,9 +94,10 @@ public final class RedisChats implements Chats {
     }
 
     @Override
-    public Opened open(ChatId chat, UserId creator, Set<UserId> members, String body, Instant at) {
+    public Opened open(ChatId chat, UserId creator, Set<UserId> members, Access access, String body, Instant at) {
         Instant sentAt = toTheMillisecond(at);
-        var script = new ChatScripts.Open(posting(chat, creator, sentAt, body, Optional.empty()), List.copyOf(members));
+        var script = new ChatScripts.Open(posting(chat, creator, sentAt, body, Optional.empty()), access,
+                List.copyOf(members));
         Answered<ChatScripts.Open.Answer> answered = waitingForBookLock(chat, () -> run(script));
         Reply reply = answered.reply();
         return switch (answered.word()) {
@@ -158,7 +169,7 @@ public final class RedisChats implements Chats {
         return switch (answered.word()) {
             case READ -> {
                 var view = ChatScripts.Read.View.of(answered.reply());
-                yield view.history().page(after, view.page());
+                yield view.history().page(view.from(), view.page());
             }
             case NO_CHAT -> throw new UnknownChatException(chat);
             case NOT_MEMBER -> throw new NotAMemberException(reader, chat);
@@ -166,12 +177,14 @@ public final class RedisChats implements Chats {
     }
 
     @Override
-    public Joined join(ChatId chat, UserId user) {
-        Answered<ChatScripts.Join.Answer> answered = run(new ChatScripts.Join(chat, user, limits.maxMembers()));
+    public Joined join(ChatId chat, UserId by, UserId user) {
+        Answered<ChatScripts.Join.Answer> answered = run(new ChatScripts.Join(chat, by, user, limits.maxMembers()));
         Joined joined = switch (answered.word()) {
             case JOINED -> new Joined(chat, user, true);
             case ALREADY_MEMBER -> new Joined(chat, user, false);
             case NO_CHAT -> throw new UnknownChatException(chat);
+            case NOT_MEMBER -> throw new NotAMemberException(by, chat);
+            case PRIVATE -> throw new PrivateChatException(user, chat);
             case CHAT_FULL -> throw new ChatFullException(chat, limits.maxMembers());
         };
         // A member already in is indexed again too: that heals an index step lost to a crash.
@@ -204,7 +217,8 @@ public final class RedisChats implements Chats {
                     Set<UserId> members = new HashSet<>();
                     reply.texts(2).forEach(member -> members.add(UserId.of(member)));
                     ChatId chat = ((ChatScripts.Summary) answered.script()).chat();
-                    summaries.add(new ChatSummary(chat, members, reply.number(0), reply.number(1)));
+                    Access access = Access.valueOf(reply.text(3));
+                    summaries.add(new ChatSummary(chat, members, access, reply.number(0), reply.number(1)));
                 }
                 case NO_CHAT, NOT_MEMBER -> {
                 }

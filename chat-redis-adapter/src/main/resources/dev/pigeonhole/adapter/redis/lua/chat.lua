@@ -4,9 +4,11 @@
 -- suite runs random operations against Chat and against these scripts side by side, so the
 -- two cannot drift apart unnoticed. Put in front of every chat script, after common.lua.
 --
--- Every chat script takes the chat's five keys first, in this order (they share one hash tag,
--- so one cluster slot); a script's own header names what follows.
-local chat = { members = KEYS[1], ids = KEYS[2], msgs = KEYS[3], sent = KEYS[4], windows = KEYS[5] }
+-- Every chat script takes the chat's seven keys first, in this order (they share one hash tag,
+-- so one cluster slot); a script's own header names what follows. joined holds each member's
+-- join point; open exists only for a chat open to all.
+local chat = { members = KEYS[1], ids = KEYS[2], msgs = KEYS[3], sent = KEYS[4], windows = KEYS[5],
+               joined = KEYS[6], open = KEYS[7] }
 
 -- How many keys whose window closed one send forgets at most, so no send pays for a backlog.
 local FORGET_AT_MOST = 100
@@ -27,6 +29,28 @@ local function check_member(user)
     refuse('NOT_MEMBER')
   end
   return tonumber(cursor)
+end
+
+-- A member brings anyone in; anyone brings itself into an open chat.
+local function check_may_bring_in(by, user)
+  if by ~= user then
+    check_member(by)
+    return
+  end
+  check_exists()
+  if redis.call('EXISTS', chat.open) == 0 and not redis.call('ZSCORE', chat.members, user) then
+    refuse('PRIVATE')
+  end
+end
+
+-- The last id when the member came in. A member a book client added knows no join point: 0.
+local function join_point(member)
+  return tonumber(redis.call('ZSCORE', chat.joined, member) or '0')
+end
+
+local function add_member(user, at)
+  redis.call('ZADD', chat.joined, at, user)
+  redis.call('ZADD', chat.members, at, user)
 end
 
 local function check_member_limit(count, max_members)
@@ -139,8 +163,9 @@ local function send(sender, message, limits, publishing)
   return { 'SENT', id, moved }
 end
 
--- Chat.open: everyone at cursor 0, then the creator's first message, as any send.
-local function open(creator, others, first, limits, publishing)
+-- Chat.open: everyone joins at 0, then the creator's first message, as any send.
+-- access: 'OPEN' or 'PRIVATE'.
+local function open(creator, others, access, first, limits, publishing)
   local everyone, count = { [creator] = true }, 1
   for _, other in ipairs(others) do
     if not everyone[other] then
@@ -154,9 +179,12 @@ local function open(creator, others, first, limits, publishing)
   end
   -- A deleted chat left nothing, but a book client may have sent to a chat without members:
   -- a new chat starts at id 1 whatever was there.
-  redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows)
+  redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows, chat.joined, chat.open)
+  if access == 'OPEN' then
+    redis.call('SET', chat.open, 1)
+  end
   for member in pairs(everyone) do
-    redis.call('ZADD', chat.members, 0, member)
+    add_member(member, 0)
   end
   local sent = send(creator, first, limits, publishing)
   local listed = {}
@@ -178,14 +206,15 @@ local function acknowledge(member, up_to)
   return { 'ACKNOWLEDGED', up_to }
 end
 
--- Chat.join: a new member starts at the last id; one already in keeps its cursor.
-local function join(user, limits)
-  check_exists()
+-- Chat.join: by brings user in at the last id, its cursor and join point; one already in
+-- keeps both.
+local function join(by, user, limits)
+  check_may_bring_in(by, user)
   if redis.call('ZSCORE', chat.members, user) then
     return { 'ALREADY_MEMBER' }
   end
   check_room(limits.max_members)
-  redis.call('ZADD', chat.members, last_id(), user)
+  add_member(user, last_id())
   return { 'JOINED' }
 end
 
@@ -194,8 +223,9 @@ end
 local function leave(member)
   check_member(member)
   redis.call('ZREM', chat.members, member)
+  redis.call('ZREM', chat.joined, member)
   if redis.call('ZCARD', chat.members) == 0 then
-    redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows)
+    redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows, chat.joined, chat.open)
     return { 'LEFT', 1 }
   end
   trim_acknowledged()
@@ -203,18 +233,28 @@ local function leave(member)
 end
 
 -- Chat.read and Chat.pending: what Java needs to build either through HistoryWindow.
--- after: nil for the reader's own cursor (pending).
+-- after: nil for the reader's own cursor (pending). A read never starts at or below the
+-- reader's join point (Chat.readFrom); a cursor never is.
 local function read(reader, after, limit)
   local cursor = check_member(reader)
+  local joined = join_point(reader)
+  local from = cursor
+  if after then
+    from = math.max(after, joined)
+  end
   local last = last_id()
-  local page = redis.call('ZRANGEBYSCORE', chat.msgs, '(' .. (after or cursor), '+inf', 'LIMIT', 0, limit)
-  return { 'READ', cursor, last, first_available_id(last), page }
+  local page = redis.call('ZRANGEBYSCORE', chat.msgs, '(' .. from, '+inf', 'LIMIT', 0, limit)
+  return { 'READ', cursor, last, first_available_id(last), page, joined, from }
 end
 
 -- Chat.summaryFor.
 local function summary(member)
   local cursor = check_member(member)
-  return { 'SUMMARY', cursor, last_id(), redis.call('ZRANGE', chat.members, 0, -1) }
+  local access = 'PRIVATE'
+  if redis.call('EXISTS', chat.open) == 1 then
+    access = 'OPEN'
+  end
+  return { 'SUMMARY', cursor, last_id(), redis.call('ZRANGE', chat.members, 0, -1), access }
 end
 
 -- ------------------------------------------------------------------ the scripts' arguments
@@ -229,6 +269,7 @@ local function posting_arguments()
       { mode = ARGV[9], channel = ARGV[10], head = ARGV[11] }
 end
 
-local function others_argument()
-  return { unpack(ARGV, 12) }
+-- open adds: access ('OPEN' or 'PRIVATE'), then the others
+local function opening_arguments()
+  return ARGV[12], { unpack(ARGV, 13) }
 end

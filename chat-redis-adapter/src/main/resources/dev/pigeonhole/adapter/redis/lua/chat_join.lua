@@ -1,6 +1,6 @@
--- Adds a member: join() in chat.lua.
--- KEYS: the chat's five keys
--- ARGV: chat, user, max members
+-- Brings someone in: join() in chat.lua.
+-- KEYS: the chat's seven keys
+-- ARGV: chat, by, user, max members
 return answer(function()
-  return join(ARGV[2], { max_members = tonumber(ARGV[3]) })
+  return join(ARGV[2], ARGV[3], { max_members = tonumber(ARGV[4]) })
 end)

@@ -1,5 +1,5 @@
 -- Removes a member; the last one out deletes the chat: leave() in chat.lua.
--- KEYS: the chat's five keys
+-- KEYS: the chat's seven keys
 -- ARGV: chat, member
 return answer(function()
   return leave(ARGV[2])

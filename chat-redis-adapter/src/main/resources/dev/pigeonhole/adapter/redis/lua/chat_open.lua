@@ -1,7 +1,8 @@
 -- Opens a chat with its first message: open() in chat.lua.
--- KEYS: the chat's five keys
--- ARGV: see posting_arguments() in chat.lua, then the others
+-- KEYS: the chat's seven keys
+-- ARGV: see posting_arguments() and opening_arguments() in chat.lua
 local creator, first, limits, publishing = posting_arguments()
+local access, others = opening_arguments()
 return answer(function()
-  return open(creator, others_argument(), first, limits, publishing)
+  return open(creator, others, access, first, limits, publishing)
 end)
