@@ -165,7 +165,7 @@ class ServerEndToEndTest {
     }
 
     @Test
-    void a_user_who_joins_starts_at_the_latest_id_and_gets_only_what_follows() {
+    void a_user_who_is_invited_starts_at_the_latest_id_and_gets_only_what_follows() {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
         String carol = ApiClient.randomUser("carol");
@@ -175,8 +175,8 @@ class ServerEndToEndTest {
         send(aliceToken, chat, "two");
         send(aliceToken, chat, "three");
 
-        ApiClient.Response joined = api.post("/api/chats/" + chat + "/members", carolToken);
-        assertThat(joined.status()).as(joined.toString()).isEqualTo(204);
+        ApiClient.Response invited = api.postJson("/api/chats/" + chat + "/members", aliceToken, Map.of("user", carol));
+        assertThat(invited.status()).as(invited.toString()).isEqualTo(204);
 
         JsonNode atJoin = onlyPendingChat(carolToken);
         assertThat(atJoin.get("unread").longValue()).isZero();

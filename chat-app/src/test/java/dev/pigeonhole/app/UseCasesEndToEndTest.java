@@ -82,7 +82,7 @@ class UseCasesEndToEndTest {
         Message reply = app.sendMessage().send(new SendMessage.Command(id, bob, "hello"));
         assertThat(reply.sentAt()).isEqualTo(START.plusSeconds(1));
 
-        app.joinChat().join(new JoinChat.Command(id, carol));
+        app.joinChat().join(new JoinChat.Command(id, bob, carol));
         Message third = app.sendMessage().send(new SendMessage.Command(id, alice, "welcome carol"));
         assertThat(pendingIds(carol, id)).containsExactly(third.id());
         assertThat(pendingIds(bob, id)).containsExactly(1L, 2L, 3L); // his own #2 too: he had not read #1
@@ -95,7 +95,7 @@ class UseCasesEndToEndTest {
             app.leaveChat().leave(new LeaveChat.Command(id, member));
         }
         assertThat(app.listChats().chatsOf(alice)).isEmpty();
-        assertThatThrownBy(() -> app.joinChat().join(new JoinChat.Command(id, alice)))
+        assertThatThrownBy(() -> app.joinChat().join(JoinChat.Command.self(id, alice)))
                 .isInstanceOf(UnknownChatException.class);
     }
 
@@ -165,7 +165,7 @@ class UseCasesEndToEndTest {
             assertThat(nextMessage(feed)).isEqualTo(new LiveEvent.MessagePosted(first, sent));
 
             assertThatThrownBy(() -> feed.follow(second)).isInstanceOf(NotAMemberException.class);
-            app.joinChat().join(new JoinChat.Command(second, bob));
+            app.joinChat().join(new JoinChat.Command(second, alice, bob));
             Message later = app.sendMessage().send(new SendMessage.Command(second, alice, "now you hear me"));
             assertThat(nextMessage(feed)).isEqualTo(new LiveEvent.MessagePosted(second, later));
         }

@@ -9,6 +9,7 @@ import dev.pigeonhole.adapter.http.dto.CreatedChatJson;
 import dev.pigeonhole.adapter.http.dto.MessageJson;
 import dev.pigeonhole.adapter.http.dto.PageJson;
 import dev.pigeonhole.adapter.http.dto.PendingJson;
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.CreatedChat;
 import dev.pigeonhole.domain.model.IdempotencyKey;
@@ -26,7 +27,10 @@ import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
 
-/** Group chat (Redis in Action 6.5.2): create, list, send, read, pending, acknowledge, join, leave. */
+/**
+ * Group chat (Redis in Action 6.5.2): create, list, send, read, pending, acknowledge, invite or
+ * join, leave.
+ */
 final class ChatRoutes {
 
     static final int DEFAULT_PAGE_SIZE = 100;
@@ -51,12 +55,13 @@ final class ChatRoutes {
     }
 
     private void create(Context ctx, UserId caller) {
-        JsonBody body = JsonBody.parse(Endpoints.body(ctx), Set.of("members", "message", "chatId"));
+        JsonBody body = JsonBody.parse(Endpoints.body(ctx), Set.of("members", "message", "chatId", "open"));
         Set<UserId> others = new LinkedHashSet<>();
         body.stringList("members").forEach(member -> others.add(UserId.of(member)));
         Optional<ChatId> chat = body.optionalString("chatId").map(ChatId::of);
+        Access access = body.optionalBoolean("open", false) ? Access.OPEN : Access.PRIVATE;
         CreatedChat created = useCases.createChat().create(
-                new CreateChat.Command(caller, others, chat, body.requiredString("message")));
+                new CreateChat.Command(caller, others, chat, access, body.requiredString("message")));
         metrics.messageSent();
         ctx.status(201);
         json(ctx, CreatedChatJson.from(created));
@@ -99,10 +104,12 @@ final class ChatRoutes {
         ctx.status(204);
     }
 
+    /** A member invites {@code {"user": …}}; with no body (or naming yourself) you join an open chat. */
     private void join(Context ctx, UserId caller) {
         ChatId chat = ChatId.of(ctx.pathParam("chat"));
-        JsonBody.parseOrEmpty(Endpoints.body(ctx), Set.of());
-        useCases.joinChat().join(new JoinChat.Command(chat, caller));
+        JsonBody body = JsonBody.parseOrEmpty(Endpoints.body(ctx), Set.of("user"));
+        UserId user = body.optionalString("user").map(UserId::of).orElse(caller);
+        useCases.joinChat().join(new JoinChat.Command(chat, caller, user));
         ctx.status(204);
     }
 

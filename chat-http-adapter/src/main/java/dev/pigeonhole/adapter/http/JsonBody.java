@@ -87,6 +87,17 @@ final class JsonBody {
         return value.longValue();
     }
 
+    boolean optionalBoolean(String field, boolean absent) {
+        JsonNode value = object.get(field);
+        if (value == null || value.isNull()) {
+            return absent;
+        }
+        if (!value.isBoolean()) {
+            throw Problem.wrongType("'" + field + "' must be true or false, not " + kind(value));
+        }
+        return value.booleanValue();
+    }
+
     List<String> stringList(String field) {
         JsonNode value = object.get(field);
         if (value == null || value.isNull()) {

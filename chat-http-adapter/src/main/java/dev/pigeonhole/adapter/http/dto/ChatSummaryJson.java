@@ -1,14 +1,22 @@
 package dev.pigeonhole.adapter.http.dto;
 
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.UserId;
 import java.util.List;
 
-/** One entry of the caller's chat list; members sorted, so the answer is stable. */
-public record ChatSummaryJson(String chatId, List<String> members, long cursor, long lastId, long unread) {
+/**
+ * One entry of the caller's chat list; members sorted, so the answer is stable.
+ *
+ * @param open true if anyone may join by itself; false for a private chat, which only a member
+ *             brings others into
+ */
+public record ChatSummaryJson(String chatId, List<String> members, boolean open, long cursor, long lastId,
+                              long unread) {
 
     public static ChatSummaryJson from(ChatSummary chat) {
         List<String> members = chat.members().stream().sorted().map(UserId::value).toList();
-        return new ChatSummaryJson(chat.chat().value(), members, chat.cursor(), chat.lastId(), chat.unread());
+        return new ChatSummaryJson(chat.chat().value(), members, chat.access() == Access.OPEN, chat.cursor(),
+                chat.lastId(), chat.unread());
     }
 }

@@ -1,0 +1,173 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.adapter.http.ApiClient;
+import dev.pigeonhole.adapter.redis.fixture.RedisServers;
+import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The attack: a stranger who was never invited reads a chat. It used to take two calls (join
+ * yourself, then read from id 0), and chat ids counted 1, 2, 3, so every chat could be found.
+ * Now the stranger gets 0 of the chat's messages, whatever it tries, on every store; an invitee
+ * gets 0 of what was sent before it came in.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(PrivateChatAbuseTest.Store.class)
+class PrivateChatAbuseTest {
+
+    enum Store {
+        MEMORY, REDIS_THROUGH_JEDIS, REDIS_THROUGH_LETTUCE
+    }
+
+    private static final int EARLIER_MESSAGES = 5;
+
+    private final Store store;
+    private Server server;
+    private ApiClient api;
+    private String alice;
+    private String aliceToken;
+    private String bob;
+
+    PrivateChatAbuseTest(Store store) {
+        this.store = store;
+    }
+
+    @BeforeEach
+    void start() {
+        AppConfig config = switch (store) {
+            case MEMORY -> AppConfig.defaults();
+            case REDIS_THROUGH_JEDIS -> onRedis(RedisConfig.Client.JEDIS);
+            case REDIS_THROUGH_LETTUCE -> onRedis(RedisConfig.Client.LETTUCE);
+        };
+        server = Server.start(config, ServerConfig.defaults().withPort(0), Clock.systemUTC());
+        api = ApiClient.onPort(server.port());
+        alice = ApiClient.randomUser("alice");
+        bob = ApiClient.randomUser("bob");
+        aliceToken = api.signIn(alice);
+    }
+
+    private static AppConfig onRedis(RedisConfig.Client client) {
+        RedisTarget redis = RedisServers.single();
+        return AppConfig.defaults().withRedis(RedisConfig.defaults()
+                .withClient(client).withEndpoint(redis.endpoint()).withKeyPrefix(redis.newPrefix())
+                .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(10)));
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void a_stranger_reads_0_messages_of_a_private_chat_whatever_it_tries() {
+        String chat = chatWithHistory(Map.of());
+        String mallory = ApiClient.randomUser("mallory");
+        String malloryToken = api.signIn(mallory);
+        String base = "/api/chats/" + chat;
+
+        assertProblem(api.post(base + "/members", malloryToken), 403, "private-chat");
+        assertProblem(api.postJson(base + "/members", malloryToken, Map.of("user", mallory)), 403, "private-chat");
+        assertProblem(api.postJson(base + "/members", malloryToken, Map.of("user", bob)), 403, "not-a-member");
+        assertProblem(api.get(base + "/messages?after=0", malloryToken), 403, "not-a-member");
+        assertProblem(api.postJson(base + "/read", malloryToken, Map.of("upTo", 1)), 403, "not-a-member");
+        assertProblem(api.postJson(base + "/messages", malloryToken, Map.of("message", "let me in")), 403,
+                "not-a-member");
+
+        assertThat(ok(api.get("/api/chats", malloryToken)).values()).isEmpty();
+        assertThat(ok(api.get("/api/pending", malloryToken)).get("chats").values()).isEmpty();
+        JsonNode members = ok(api.get("/api/chats", aliceToken)).values().iterator().next().get("members");
+        assertThat(members.values()).as("nothing changed").extracting(JsonNode::stringValue)
+                .containsExactlyInAnyOrder(alice, bob);
+    }
+
+    @Test
+    void a_generated_chat_id_cannot_be_found_by_counting() {
+        String chat = chatWithHistory(Map.of());
+
+        assertThat(chat).matches("[0-9A-Za-z]{22}");
+        String second = chatWithHistory(Map.of());
+        assertThat(second).matches("[0-9A-Za-z]{22}").isNotEqualTo(chat);
+    }
+
+    @Test
+    void someone_invited_later_reads_0_of_the_messages_sent_before_it_came_in() {
+        String chat = chatWithHistory(Map.of());
+        String carol = ApiClient.randomUser("carol");
+        String carolToken = api.signIn(carol);
+
+        ApiClient.Response invited = api.postJson("/api/chats/" + chat + "/members", aliceToken, Map.of("user", carol));
+        assertThat(invited.status()).as(invited.toString()).isEqualTo(204);
+
+        JsonNode history = ok(api.get("/api/chats/" + chat + "/messages?after=0", carolToken));
+        assertThat(history.get("messages").values()).as("of %d earlier messages", EARLIER_MESSAGES).isEmpty();
+        assertThat(history.get("gap").booleanValue()).isFalse();
+        assertThat(ok(api.get("/api/pending", carolToken)).get("chats").values())
+                .allSatisfy(pending -> assertThat(pending.get("messages").values()).isEmpty());
+        JsonNode listed = ok(api.get("/api/chats", carolToken)).values().iterator().next();
+        assertThat(listed.get("unread").longValue()).isZero();
+        assertThat(listed.get("open").booleanValue()).isFalse();
+
+        send(chat, "welcome, carol");
+        assertThat(ok(api.get("/api/chats/" + chat + "/messages?after=0", carolToken)).get("messages").values())
+                .extracting(message -> message.get("message").stringValue()).containsExactly("welcome, carol");
+    }
+
+    @Test
+    void anyone_joins_an_open_chat_by_itself_and_still_reads_nothing_from_before() {
+        String chat = chatWithHistory(Map.of("open", true));
+        String dave = ApiClient.randomUser("dave");
+        String daveToken = api.signIn(dave);
+
+        ApiClient.Response joined = api.post("/api/chats/" + chat + "/members", daveToken);
+
+        assertThat(joined.status()).as(joined.toString()).isEqualTo(204);
+        assertThat(ok(api.get("/api/chats/" + chat + "/messages?after=0", daveToken)).get("messages").values())
+                .isEmpty();
+        assertThat(ok(api.get("/api/chats", daveToken)).values().iterator().next().get("open").booleanValue()).isTrue();
+        assertProblem(api.postJson("/api/chats/" + chat + "/members", api.signIn(ApiClient.randomUser("erin")),
+                Map.of("user", dave)), 403, "not-a-member");
+    }
+
+    /** A chat of alice and bob with {@link #EARLIER_MESSAGES} messages in it. */
+    private String chatWithHistory(Map<String, Object> extra) {
+        Map<String, Object> body = new HashMap<>(extra);
+        body.put("members", List.of(bob));
+        body.put("message", "message 1");
+        ApiClient.Response created = api.postJson("/api/chats", aliceToken, body);
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String chat = created.json().get("chatId").stringValue();
+        for (int n = 2; n <= EARLIER_MESSAGES; n++) {
+            send(chat, "message " + n);
+        }
+        return chat;
+    }
+
+    private void send(String chat, String text) {
+        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", text));
+        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
+    }
+
+    private static JsonNode ok(ApiClient.Response response) {
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        return response.json();
+    }
+
+    private static void assertProblem(ApiClient.Response response, int status, String type) {
+        assertThat(response.status()).as(response.toString()).isEqualTo(status);
+        assertThat(response.json().get("type").stringValue()).isEqualTo("/problems/" + type);
+    }
+}
