@@ -22,7 +22,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Who may do what, route by route: nobody without a valid token, nobody in a chat they are not a
- * member of, nobody leaving on someone else's behalf, and a refused request neither reveals nor
+ * member of, nobody bringing anyone into a chat they are not in, nobody into a private chat by
+ * themselves, nobody leaving on someone else's behalf, and a refused request neither reveals nor
  * changes anything. One server for the class; every test works on its own users and chat.
  */
 class AuthorizationMatrixTest {
@@ -35,7 +36,8 @@ class AuthorizationMatrixTest {
         READ("GET", "/api/chats/{chat}/messages", null, 200),
         PENDING("GET", "/api/pending", null, 200),
         ACKNOWLEDGE("POST", "/api/chats/{chat}/read", "{\"upTo\":1}", 204),
-        JOIN("POST", "/api/chats/{chat}/members", null, 204),
+        INVITE("POST", "/api/chats/{chat}/members", "{\"user\":\"{newcomer}\"}", 204),
+        JOIN_YOURSELF("POST", "/api/chats/{chat}/members", null, 204),
         LEAVE("DELETE", "/api/chats/{chat}/members/{self}", null, 204),
         DELIVER("POST", "/api/users/{member}/mailbox", "{\"message\":\"hello\"}", 201),
         TAKE("POST", "/api/mailbox/take", null, 200),
@@ -72,6 +74,7 @@ class AuthorizationMatrixTest {
     private String owner;
     private String member;
     private String stranger;
+    private String newcomer;
     private String chat;
     private List<String> secrets;
 
@@ -92,6 +95,7 @@ class AuthorizationMatrixTest {
         owner = "owner-" + run;
         member = "member-" + run;
         stranger = "stranger-" + run;
+        newcomer = "newcomer-" + run;
         chat = "chat-" + run;
         secrets = List.of(MARKER + " first " + run, MARKER + " second " + run, MARKER + " reply " + run,
                 MARKER + " direct " + run);
@@ -156,7 +160,37 @@ class AuthorizationMatrixTest {
     }
 
     static Stream<Route> chatRoutesRefusedToStrangers() {
-        return Stream.of(Route.SEND, Route.READ, Route.ACKNOWLEDGE, Route.LEAVE);
+        return Stream.of(Route.SEND, Route.READ, Route.ACKNOWLEDGE, Route.INVITE, Route.LEAVE);
+    }
+
+    @Test
+    void a_non_member_cannot_join_a_private_chat_by_itself_and_changes_nothing() {
+        String before = snapshot();
+
+        ApiClient.Response response = api.client.send("POST", path(Route.JOIN_YOURSELF, stranger),
+                api.client.signIn(stranger), null);
+
+        assertProblem(response, 403, "private-chat");
+        assertNothingLeaks(response);
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void a_non_member_joins_an_open_chat_by_itself_but_brings_no_one_else_in() {
+        String open = chat + "-open";
+        expect(201, api.client.post("/api/chats", api.client.signIn(owner), "{\"members\":[],\"message\":\"all welcome\","
+                + "\"chatId\":\"" + open + "\",\"open\":true}"));
+        String strangerToken = api.client.signIn(stranger);
+
+        ApiClient.Response invite = api.client.post("/api/chats/" + open + "/members", strangerToken,
+                "{\"user\":\"" + newcomer + "\"}");
+        ApiClient.Response join = api.client.post("/api/chats/" + open + "/members", strangerToken, null);
+
+        assertProblem(invite, 403, "not-a-member");
+        assertThat(join.status()).as(join.body()).isEqualTo(204);
+        assertThat(api.client.get("/api/chats", api.client.signIn(newcomer)).json().values()).isEmpty();
+        assertThat(api.client.get("/api/chats/" + open + "/messages", strangerToken).json().get("messages").values())
+                .as("what was sent before the stranger came in").isEmpty();
     }
 
     @Test
@@ -306,11 +340,11 @@ class AuthorizationMatrixTest {
     }
 
     private String body(Route route) {
-        return route.body == null ? null : route.body.replace("{member}", member);
+        return route.body == null ? null : route.body.replace("{member}", member).replace("{newcomer}", newcomer);
     }
 
     private String snapshot() {
-        return StoreSnapshot.of(api, List.of(owner, member, stranger), chat, owner);
+        return StoreSnapshot.of(api, List.of(owner, member, stranger, newcomer), chat, owner);
     }
 
     /** Every seeded text carries the marker, so even a fragment of one in an answer shows. */

@@ -84,7 +84,7 @@ class BadInputTest {
                         400, "malformed-json"),
                 Case.of("a number of two thousand digits", "POST", ROOM + "/read", "{\"upTo\":" + "9".repeat(2000) + "}",
                         400, "malformed-json"),
-                Case.of("a body where joining takes none or an empty object", "POST", ROOM + "/members", "[]", 400,
+                Case.of("a body where an invitation takes an object", "POST", ROOM + "/members", "[]", 400,
                         "malformed-json"),
 
                 // Fields of the wrong type: nothing is coerced.
@@ -117,8 +117,14 @@ class BadInputTest {
                         "unknown-field"),
                 Case.of("an extra field to acknowledge", "POST", ROOM + "/read", "{\"upTo\":1,\"all\":true}", 400,
                         "unknown-field"),
-                Case.of("a field to join, which takes none", "POST", ROOM + "/members", "{\"user\":\"bob\"}", 400,
-                        "unknown-field"),
+                Case.of("a field an invitation does not take", "POST", ROOM + "/members", "{\"users\":[\"bob\"]}",
+                        400, "unknown-field"),
+                Case.of("an invitee that is not a string", "POST", ROOM + "/members", "{\"user\":7}", 400,
+                        "wrong-field-type"),
+                Case.of("an invitee id with a colon", "POST", ROOM + "/members", "{\"user\":\"a:b\"}", 400,
+                        "invalid-id"),
+                Case.of("open that is not true or false", "POST", "/api/chats",
+                        "{\"members\":[],\"message\":\"hi\",\"open\":\"yes\"}", 400, "wrong-field-type"),
 
                 // Ids in a body that fail validation.
                 Case.of("a chat id with a colon", "POST", "/api/chats", create("bob", "a:b"), 400, "invalid-id"),
@@ -301,7 +307,7 @@ class BadInputTest {
             String owner = small.client.signIn("alice");
             assertThat(small.client.post("/api/chats", owner, create("bob", "pair")).status()).isEqualTo(201);
 
-            ApiClient.Response join = small.client.post("/api/chats/pair/members", small.client.signIn("carol"), null);
+            ApiClient.Response join = small.client.post("/api/chats/pair/members", owner, "{\"user\":\"carol\"}");
             ApiClient.Response tooMany = small.client.post("/api/chats", owner,
                     "{\"members\":[\"bob\",\"carol\"],\"message\":\"hi\"}");
 

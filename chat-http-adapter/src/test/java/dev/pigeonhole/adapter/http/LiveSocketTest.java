@@ -64,7 +64,8 @@ class LiveSocketTest {
                 assertThat(texts(bobs, 1)).as("the opening message, sent before bob's socket followed")
                         .containsExactly("1 welcome");
 
-                assertThat(api.client.post("/api/chats/new/members", carol, null).status()).isEqualTo(204);
+                assertThat(api.client.post("/api/chats/new/members", alice, "{\"user\":\"carol\"}").status())
+                        .isEqualTo(204);
                 api.client.post("/api/chats/new/messages", alice, "{\"message\":\"hi carol\"}");
                 assertThat(texts(carols, 1)).containsExactly("2 hi carol");
 

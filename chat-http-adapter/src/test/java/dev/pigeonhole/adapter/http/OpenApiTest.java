@@ -97,10 +97,11 @@ class OpenApiTest {
         call(403, "POST", "/api/chats/{chat}/read", dave, "{\"upTo\":1}", "lunch");
         call(404, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":1}", "nowhere");
 
-        call(204, "POST", "/api/chats/{chat}/members", carol, null, "lunch");
-        call(409, "POST", "/api/chats/{chat}/members", dave, null, "lunch");
+        call(204, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"carol\"}", "lunch");
+        call(409, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"dave\"}", "lunch");
+        call(403, "POST", "/api/chats/{chat}/members", dave, null, "lunch");
         call(404, "POST", "/api/chats/{chat}/members", dave, null, "nowhere");
-        call(400, "POST", "/api/chats/{chat}/members", dave, "{\"user\":\"dave\"}", "lunch");
+        call(400, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"no one\"}", "lunch");
 
         call(403, "DELETE", "/api/chats/{chat}/members/{user}", alice, null, "lunch", "bob");
         call(204, "DELETE", "/api/chats/{chat}/members/{user}", carol, null, "lunch", "carol");
