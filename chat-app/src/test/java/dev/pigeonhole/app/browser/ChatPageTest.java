@@ -124,6 +124,42 @@ class ChatPageTest {
     }
 
     /**
+     * A chat is private: Bob cannot join it by its id, so Alice adds him from the chat's header,
+     * and he reads what is sent from then on, not what was said before.
+     */
+    @Test
+    void a_member_adds_someone_to_a_private_chat_who_then_reads_only_what_follows() throws Exception {
+        String chat = "plans-" + UUID.randomUUID().toString().substring(0, 8);
+        signIn(alice, alicesServer, "alice");
+        signIn(bob, bobsServer, "bob");
+        waitForState(bob, "live");
+
+        alice.findElement(testId("new-chat-button")).click();
+        alice.findElement(testId("new-chat-id")).sendKeys(chat);
+        alice.findElement(testId("new-chat-message")).sendKeys("Before Bob");
+        alice.findElement(testId("new-chat-submit")).click();
+        waitForTexts(alice, List.of("Before Bob"));
+        assertThat(alice.findElement(testId("chat-access")).getText()).startsWith("Private");
+
+        bob.findElement(testId("new-chat-button")).click();
+        bob.findElement(testId("join-chat-id")).sendKeys(chat);
+        bob.findElement(testId("join-chat-submit")).click();
+        waitFor(bob, driver -> driver.findElement(testId("join-chat-error")).getText().contains("private"));
+
+        alice.findElement(testId("invite-user")).sendKeys("bob");
+        alice.findElement(testId("invite-submit")).click();
+        waitFor(alice, driver -> driver.findElement(testId("chat-members")).getText().contains("bob"));
+        assertThat(alice.findElement(testId("invite-error")).getText()).isEmpty();
+        // Bob's page hears of a chat through its messages: the first one since he came in.
+        send(alice, "Welcome, Bob");
+        waitFor(bob, driver -> !driver.findElements(chatItem(chat)).isEmpty());
+        bob.findElement(chatItem(chat)).click();
+        waitForTexts(bob, List.of("Welcome, Bob"));
+        assertThat(bob.findElement(testId("chat-access")).getText()).startsWith("Private");
+        assertThat(bob.findElement(testId("chat-members")).getText()).contains("alice");
+    }
+
+    /**
      * The page keeps its WebSocket; this is the other transport as a browser drives it. Bob's
      * server goes away under an open {@code EventSource}, which reconnects by itself when it is
      * back and sends the id of the last event it had: Bob gets what he missed, and nothing twice,

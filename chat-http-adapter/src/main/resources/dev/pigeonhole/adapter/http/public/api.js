@@ -117,8 +117,8 @@ export function createApi({ getToken, onUnauthorized, onReachable = () => {} }) 
 
     listChats: () => request('GET', '/api/chats'),
 
-    createChat: ({ members, message, chatId }) => request('POST', '/api/chats', {
-      body: chatId ? { members, message, chatId } : { members, message },
+    createChat: ({ members, message, chatId, open }) => request('POST', '/api/chats', {
+      body: chatId ? { members, message, chatId, open } : { members, message, open },
     }),
 
     readMessages: (chat, after, limit) =>
@@ -132,6 +132,8 @@ export function createApi({ getToken, onUnauthorized, onReachable = () => {} }) 
     acknowledge: (chat, upTo) => request('POST', `/api/chats/${seg(chat)}/read`, { body: { upTo } }),
 
     join: (chat) => request('POST', `/api/chats/${seg(chat)}/members`),
+
+    invite: (chat, user) => request('POST', `/api/chats/${seg(chat)}/members`, { body: { user } }),
 
     leave: (chat, user) => request('DELETE', `/api/chats/${seg(chat)}/members/${seg(user)}`),
 

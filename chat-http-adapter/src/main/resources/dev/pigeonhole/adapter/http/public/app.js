@@ -4,7 +4,7 @@
 // page knows changes only in state.js; the DOM only in ui.js.
 
 import { backToList, loadOlder, openChat } from './chat.js';
-import { askToLeave, createChat, joinChat, onLeaveDialogClosed, showNewChat } from './membership.js';
+import { askToLeave, createChat, invite, joinChat, onLeaveDialogClosed, showNewChat } from './membership.js';
 import { onComposerKey, onPendingAction, submitMessage } from './sending.js';
 import { endSession, resumeSession, showConnection, signIn } from './session.js';
 import { follow, whenBrowserOnline, whenTabShown } from './sync.js';
@@ -20,6 +20,7 @@ els.signout.addEventListener('click', () => endSession(null));
 els.newChatButton.addEventListener('click', showNewChat);
 els.newChatForm.addEventListener('submit', createChat);
 els.joinForm.addEventListener('submit', joinChat);
+els.inviteForm.addEventListener('submit', invite);
 els.composer.addEventListener('submit', submitMessage);
 els.messageInput.addEventListener('keydown', onComposerKey);
 els.messageInput.addEventListener('input', ui.fitComposer);

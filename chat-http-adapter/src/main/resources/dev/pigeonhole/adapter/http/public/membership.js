@@ -1,4 +1,5 @@
-// Membership: opening a chat with others, joining one by its id, and leaving the open one.
+// Membership: opening a chat with others, joining an open one by its id, adding someone to the
+// chat on screen, and leaving it.
 // Each checks what it can before asking the server, so a person hears about a typo in words
 // rather than as a refusal, and lands in the chat (or back at the list) when it is done.
 
@@ -43,7 +44,8 @@ export async function createChat(event) {
   }
   ui.setBusy(els.newChatSubmit, true);
   try {
-    const created = await api.createChat({ members, message, chatId: chatId || undefined });
+    const open = els.newChatOpen.checked;
+    const created = await api.createChat({ members, message, chatId: chatId || undefined, open });
     if (current !== s) return;
     els.newChatForm.reset();
     s.state.addMessages(created.chatId, [created.message]);
@@ -81,6 +83,36 @@ export async function joinChat(event) {
   }
 }
 
+/** Adds someone to the chat on screen; only a member may, which anyone looking at it is. */
+export async function invite(event) {
+  event.preventDefault();
+  const s = current;
+  const chatId = s?.state.openChatId;
+  if (!chatId) return;
+  const user = els.inviteUser.value.trim();
+  let problem = '';
+  if (!user) problem = 'Enter the name of the person to add.';
+  else if (!isValidId(user)) problem = `"${user}" is not a valid name: use letters, digits, dots, dashes or underscores.`;
+  else if (s.state.chats.get(chatId)?.members.includes(user)) problem = `${user} is in this chat already.`;
+  ui.setFieldError(els.inviteError, problem);
+  if (problem) {
+    els.inviteUser.focus();
+    return;
+  }
+  ui.setBusy(els.inviteSubmit, true);
+  try {
+    await api.invite(chatId, user);
+    if (current !== s) return;
+    els.inviteForm.reset();
+    await refreshChats(s);
+    ui.toast(`${user} is in ${chatLabel(chatId)} now, and reads what is sent from here on.`, 'info');
+  } catch (error) {
+    ui.setFieldError(els.inviteError, error.detail ?? error.message);
+  } finally {
+    ui.setBusy(els.inviteSubmit, false);
+  }
+}
+
 /** Leaving asks first, and says what leaving will mean for this chat. */
 export function askToLeave() {
   const s = current;
@@ -89,7 +121,9 @@ export function askToLeave() {
   const others = chat.members.filter((m) => m !== s.user).length;
   els.leaveDialogText.textContent = others === 0
     ? 'You are the last one in it, so the chat and its messages will be gone for good.'
-    : 'You will stop getting its messages. You can join again with its id.';
+    : chat.open
+      ? 'You will stop getting its messages. You can join again with its id.'
+      : 'You will stop getting its messages. It is private: a member would have to add you again.';
   els.leaveDialog.returnValue = '';
   els.leaveDialog.showModal();
 }

@@ -44,7 +44,7 @@ function isMessage(m) {
 export class ChatState {
   constructor(me) {
     this.me = me;
-    /** chatId → { chatId, members, cursor, lastId, unread }, in the server's order. */
+    /** chatId → { chatId, members, open, cursor, lastId, unread }, in the server's order. */
     this.chats = new Map();
     /** chatId → Map(id → message), the messages this tab has seen. */
     this.history = new Map();
@@ -83,6 +83,7 @@ export class ChatState {
       this.chats.set(s.chatId, {
         chatId: s.chatId,
         members: s.members,
+        open: s.open,
         cursor: Math.max(s.cursor, this.acked.get(s.chatId) ?? 0),
         lastId,
         unread: 0,

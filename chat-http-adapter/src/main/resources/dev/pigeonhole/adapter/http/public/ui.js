@@ -24,6 +24,7 @@ export const els = {
   newChatForm: $('new-chat-form'),
   newChatMembers: $('new-chat-members'),
   newChatId: $('new-chat-id'),
+  newChatOpen: $('new-chat-open'),
   newChatMessage: $('new-chat-message'),
   newChatSubmit: $('new-chat-submit'),
   newChatError: $('new-chat-error'),
@@ -34,6 +35,11 @@ export const els = {
   chatView: $('chat-view'),
   chatTitle: $('chat-title'),
   chatMembers: $('chat-members'),
+  chatAccess: $('chat-access'),
+  inviteForm: $('invite-form'),
+  inviteUser: $('invite-user'),
+  inviteSubmit: $('invite-submit'),
+  inviteError: $('invite-error'),
   leaveButton: $('leave-chat-button'),
   scroller: $('scroller'),
   loadOlder: $('load-older-button'),
@@ -60,9 +66,16 @@ function el(tag, { className, text, attrs } = {}, children = []) {
 
 // --- names and times -----------------------------------------------------------------------
 
-/** Numbered chats say nothing by their id, so those are called after the people in them. */
+/**
+ * Ids the server made up (22 random characters, or a number in the book's layout) say nothing,
+ * so those chats are called after the people in them.
+ */
+function isMadeUp(chatId) {
+  return /^\d+$/.test(chatId) || /^[0-9A-Za-z]{22}$/.test(chatId);
+}
+
 export function chatTitle(chat, me) {
-  if (!/^\d+$/.test(chat.chatId)) return chat.chatId;
+  if (!isMadeUp(chat.chatId)) return chat.chatId;
   const others = chat.members.filter((m) => m !== me);
   if (others.length === 0) return 'Just you';
   return others.length <= 3 ? others.join(', ') : `${others.slice(0, 3).join(', ')} +${others.length - 3}`;
@@ -281,10 +294,9 @@ export function scrollToBottom() {
 }
 
 export function openChatView(chat, me, messages, pendingSends) {
-  els.chatTitle.textContent = chatTitle(chat, me);
-  els.chatMembers.textContent = /^\d+$/.test(chat.chatId)
-    ? `Chat #${chat.chatId} · ${membersLine(chat, me, 8)}`
-    : membersLine(chat, me, 8);
+  updateChatHeader(chat, me);
+  els.inviteForm.reset();
+  els.inviteError.textContent = '';
   els.messageList.replaceChildren();
   els.messageList.dataset.openChat = chat.chatId;
   insertMessages(messages, me, { scroll: 'bottom' });
@@ -296,9 +308,12 @@ export function openChatView(chat, me, messages, pendingSends) {
 /** Keep the header right when the members change while the chat is open. */
 export function updateChatHeader(chat, me) {
   els.chatTitle.textContent = chatTitle(chat, me);
-  els.chatMembers.textContent = /^\d+$/.test(chat.chatId)
-    ? `Chat #${chat.chatId} · ${membersLine(chat, me, 8)}`
+  els.chatMembers.textContent = isMadeUp(chat.chatId)
+    ? `Chat ${chat.chatId} · ${membersLine(chat, me, 8)}`
     : membersLine(chat, me, 8);
+  els.chatAccess.textContent = chat.open
+    ? 'Open: anyone who has its id can join.'
+    : 'Private: only its members can add people.';
 }
 
 /**
