@@ -57,9 +57,9 @@ public final class Pigeonhole implements AutoCloseable {
         this.multiplexer = new SubscriptionMultiplexer(ports.channels(), config.liveQueueCapacity());
         this.chats = new ChatService(ports.chats(), ports.channels(), config.limits(), clock);
         this.mailboxes = new MailboxService(ports.mailboxes(), config.limits(), clock);
-        this.presence = new PresenceService(ports.presence(), ports.channels(), ports.lock(),
+        this.presence = new PresenceService(ports.presence(), ports.chats(), ports.channels(), ports.lock(),
                 config.presenceWindow(), clock);
-        this.live = new LiveService(multiplexer, ports.chats());
+        this.live = new LiveService(multiplexer, ports.chats(), clock);
     }
 
     public static Pigeonhole start(AppConfig config, InstantSource clock) {

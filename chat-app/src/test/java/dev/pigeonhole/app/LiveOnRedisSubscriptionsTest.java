@@ -22,7 +22,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * However many sockets follow a chat, a server process subscribes to its channel upstream once
- * (and to presence and memberships once), and lets go of each when the last socket that wanted it closes. Redis
+ * (and to presence once, and to each connected user's own channel once), and lets go of each when
+ * the last socket that wanted it closes. Redis
  * is asked directly, not only the server's own gauge: {@code PUBSUB NUMSUB} on a single node,
  * {@code PUBSUB SHARDNUMSUB} on the master that owns each channel's slot on a cluster.
  *
@@ -89,22 +90,25 @@ class LiveOnRedisSubscriptionsTest {
             crowd.connectAll(server);
             long connected = System.nanoTime();
             long subscribes = redis.commandCalls(subscribe) - subscribesBefore;
-            List<String> channels = new ArrayList<>();
-            crowd.chats().forEach(chat -> channels.add(prefix + "chat:{" + chat.id() + "}"));
-            channels.add(prefix + "presence");
-            channels.add(prefix + "memberships");
-            assertThat(crowd.clients()).hasSize(CHATS * setup.usersPerChat);
+            List<String> shared = new ArrayList<>();
+            crowd.chats().forEach(chat -> shared.add(prefix + "chat:{" + chat.id() + "}"));
+            shared.add(prefix + "presence");
+            List<String> channels = new ArrayList<>(shared);
+            crowd.chats().forEach(chat -> chat.users().forEach(user -> channels.add(prefix + "user:{" + user + "}")));
+            int users = CHATS * setup.usersPerChat;
+            assertThat(crowd.clients()).hasSize(users);
 
             Subscribers subscribed = subscribers(channels);
             assertThat(subscribed.where()).as("subscribers of each channel where they belong")
                     .allSatisfy((channel, count) -> assertThat(count).as(channel).isEqualTo(1L));
             assertThat(subscribed.elsewhere()).as("subscribers of each channel anywhere else")
                     .allSatisfy((channel, count) -> assertThat(count).as(channel).isZero());
-            assertThat(ServerMetrics.upstreamSubscriptions(api)).as("the server's own count: the chats, presence and memberships")
-                    .isEqualTo(CHATS + 2.0);
+            assertThat(ServerMetrics.upstreamSubscriptions(api))
+                    .as("the server's own count: the chats, presence and each user's own channel")
+                    .isEqualTo(CHATS + 1.0 + users);
             // A connection subscribing twice still counts once in NUMSUB, so count the commands too.
             assertThat(subscribes).as(subscribe.toUpperCase() + " commands Redis served while the sockets opened")
-                    .isEqualTo(CHATS + 2);
+                    .isEqualTo(CHATS + 1 + users);
 
             // The one subscription of a chat reaches every socket that follows it.
             for (ChatCrowd.Chat chat : crowd.chats()) {
@@ -131,9 +135,10 @@ class LiveOnRedisSubscriptionsTest {
                 sockets.subList(0, sockets.size() - 1).forEach(LiveClient::close);
             }
             await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(api) == CHATS);
-            assertThat(subscribers(channels).where()).as("subscribers with one socket left per chat")
+            // The users who left let go of their own channels one unsubscribe at a time, after their sockets are gone.
+            await().atMost(PATIENCE).until(() -> ServerMetrics.upstreamSubscriptions(api) == CHATS + 1.0 + CHATS);
+            assertThat(subscribers(shared).where()).as("subscribers with one socket left per chat")
                     .allSatisfy((channel, count) -> assertThat(count).as(channel).isEqualTo(1L));
-            assertThat(ServerMetrics.upstreamSubscriptions(api)).isEqualTo(CHATS + 2.0);
             for (int i = 0; i < CHATS; i++) {
                 ChatCrowd.Chat chat = crowd.chats().get(i);
                 ApiClient.Response sent = api.postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
@@ -151,7 +156,7 @@ class LiveOnRedisSubscriptionsTest {
             await().atMost(PATIENCE).until(() -> subscribers(channels).total() == 0L);
             System.out.printf("%s: %d sockets in %d chats held %s upstream subscriptions (gauge %s, %d %s); setup %d ms, "
                             + "connecting %d ms, fan-out %d ms, all gone %d ms after closing%n",
-                    setup, CHATS * setup.usersPerChat, CHATS, subscribed.where().values(), CHATS + 2, subscribes,
+                    setup, users, CHATS, subscribed.where().size(), CHATS + 1 + users, subscribes,
                     subscribe.toUpperCase(),
                     millis(started, created), millis(created, connected), millis(connected, fannedOut),
                     millis(fannedOut, System.nanoTime()));

@@ -268,6 +268,7 @@ class ServerEndToEndTest {
         String bob = ApiClient.randomUser("bob");
         String aliceToken = api.signIn(alice);
         String bobToken = api.signIn(bob);
+        createChat(aliceToken, List.of(bob), "hi");
 
         ok(api.get("/api/chats", aliceToken));
         assertThat(online(bobToken, "")).containsExactlyElementsOf(sorted(alice, bob));
@@ -281,6 +282,16 @@ class ServerEndToEndTest {
 
         ok(api.get("/api/pending", aliceToken));
         assertThat(online(bobToken, "")).containsExactlyElementsOf(sorted(alice, bob));
+    }
+
+    @Test
+    void presence_shows_the_people_one_shares_a_chat_with_and_no_stranger() {
+        String alice = ApiClient.randomUser("alice");
+        String stranger = ApiClient.randomUser("stranger");
+        String aliceToken = api.signIn(alice);
+        ok(api.get("/api/chats", api.signIn(stranger)));
+
+        assertThat(online(aliceToken, "")).containsExactly(alice);
     }
 
     // --- the book -------------------------------------------------------------------------------

@@ -132,23 +132,29 @@ class UseCasesEndToEndTest {
     }
 
     @Test
-    void a_user_is_online_within_the_window_and_offline_after_pruning() throws Exception {
+    void a_co_member_is_online_within_the_window_and_offline_after_pruning_and_a_stranger_never_shows()
+            throws Exception {
         UserId alice = user();
         UserId watcher = user();
+        UserId stranger = user();
+        app.createChat().create(new CreateChat.Command(alice, Set.of(watcher), Optional.empty(), "hi"));
         try (LiveFeed feed = app.subscribeToLiveEvents().subscribe(watcher)) {
+            app.touchPresence().touch(stranger);
             app.touchPresence().touch(alice);
 
-            assertThat(app.listOnlineUsers().online()).contains(alice);
-            assertThat(nextPresenceOf(feed, alice)).isEqualTo(true);
+            assertThat(app.listOnlineUsers().online(watcher)).contains(alice).doesNotContain(stranger);
+            assertThat(nextPresence(feed)).isEqualTo(new LiveSignal.Presence(Set.of(alice), Set.of()));
 
             clock.advance(Duration.ofMinutes(16));
-            assertThat(app.listOnlineUsers().online()).doesNotContain(alice);
-            assertThat(app.listOnlineUsers().online(new ListOnlineUsers.Query(Duration.ofMinutes(20)))).contains(alice);
+            assertThat(app.listOnlineUsers().online(watcher)).doesNotContain(alice);
+            assertThat(app.listOnlineUsers().online(watcher, new ListOnlineUsers.Query(Duration.ofMinutes(20))))
+                    .contains(alice);
             assertThat(app.prunePresence().pruneStale()).isGreaterThanOrEqualTo(1);
-            assertThat(nextPresenceOf(feed, alice)).isEqualTo(false);
+            assertThat(nextPresence(feed)).isEqualTo(new LiveSignal.Presence(Set.of(), Set.of(alice)));
 
+            clock.advance(Duration.ofSeconds(1));
             app.touchPresence().touch(alice);
-            assertThat(nextPresenceOf(feed, alice)).isEqualTo(true);
+            assertThat(nextPresence(feed)).isEqualTo(new LiveSignal.Presence(Set.of(alice), Set.of()));
         }
     }
 
@@ -180,8 +186,8 @@ class UseCasesEndToEndTest {
         try (LiveFeed a = app.subscribeToLiveEvents().subscribe(alice);
              LiveFeed b = app.subscribeToLiveEvents().subscribe(bob);
              LiveFeed again = app.subscribeToLiveEvents().subscribe(bob)) {
-            // The chat, presence and membership changes: three, however many feeds follow them.
-            assertThat(app.upstreamSubscriptions()).isEqualTo(3);
+            // The chat, presence and each user's own channel: four, however many feeds follow them.
+            assertThat(app.upstreamSubscriptions()).isEqualTo(4);
         }
         assertThat(app.upstreamSubscriptions()).isZero();
     }
@@ -214,12 +220,11 @@ class UseCasesEndToEndTest {
         }
     }
 
-    private static boolean nextPresenceOf(LiveFeed feed, UserId user) throws InterruptedException {
+    private static LiveSignal.Presence nextPresence(LiveFeed feed) throws InterruptedException {
         while (true) {
             LiveSignal signal = feed.next(WAIT).orElseThrow(() -> new AssertionError("no live signal within " + WAIT));
-            if (signal instanceof LiveSignal.Event(var channel, LiveEvent.PresenceChanged change)
-                    && change.user().equals(user)) {
-                return change.online();
+            if (signal instanceof LiveSignal.Presence diff) {
+                return diff;
             }
         }
     }

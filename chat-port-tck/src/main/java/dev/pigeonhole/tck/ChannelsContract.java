@@ -79,6 +79,22 @@ public abstract class ChannelsContract {
     }
 
     @Test
+    void a_users_own_channel_carries_its_news_to_that_user_alone() {
+        UserId carol = UserId.of("u" + randomName());
+        Channel mine = Channel.ofUser(carol);
+        Channel someoneElses = Channel.ofUser(UserId.of("u" + randomName()));
+        Recorder recorder = new Recorder();
+        connect(recorder).subscribe(mine);
+
+        LiveEvent joined = new LiveEvent.MembershipChanged(carol, ChatId.of(randomName()), true);
+        channels.publish(someoneElses, new LiveEvent.MembershipChanged(UserId.of("dave"), ChatId.of(randomName()), true));
+        channels.publish(mine, joined);
+
+        assertThat(recorder.next()).isEqualTo(new Delivery(mine, mine, joined));
+        recorder.assertNothingElseArrived();
+    }
+
+    @Test
     void every_kind_of_event_arrives_intact() {
         Channel channel = randomChannel();
         Recorder recorder = new Recorder();

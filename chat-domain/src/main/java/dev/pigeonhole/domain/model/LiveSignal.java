@@ -1,6 +1,7 @@
 package dev.pigeonhole.domain.model;
 
 import java.util.Objects;
+import java.util.Set;
 
 /** What a local live subscriber receives, in order. */
 public sealed interface LiveSignal {
@@ -10,6 +11,21 @@ public sealed interface LiveSignal {
         public Event {
             Objects.requireNonNull(channel, "channel");
             Objects.requireNonNull(event, "event");
+        }
+    }
+
+    /**
+     * Who of the people the subscriber shares a chat with came online or went offline since the
+     * last such signal, each in its latest state: presence comes folded, not one event per change.
+     */
+    record Presence(Set<UserId> online, Set<UserId> offline) implements LiveSignal {
+        public Presence {
+            online = Set.copyOf(online);
+            offline = Set.copyOf(offline);
+        }
+
+        public boolean isEmpty() {
+            return online.isEmpty() && offline.isEmpty();
         }
     }
 

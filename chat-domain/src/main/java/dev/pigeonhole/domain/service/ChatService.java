@@ -7,6 +7,7 @@ import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.CreatedChat;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.Opened;
@@ -111,10 +112,20 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
 
     /**
      * After the store changed, never before: a connection that starts following a chat on hearing
-     * of it must find the member there.
+     * of it must find the member there. Each change goes to the user it concerns, on its own
+     * channel, so news of strangers never reaches anyone else's feed; and to the chat's channel,
+     * so the members following it know whose presence they may see. A chat just opened has no
+     * one following it yet: its members learn who is in it when they start to.
      */
     private void announce(ChatChange change) {
-        change.events().forEach(event -> channels.publish(Channel.MEMBERSHIPS, event));
+        for (LiveEvent event : change.events()) {
+            if (event instanceof LiveEvent.MembershipChanged changed) {
+                channels.publish(Channel.ofUser(changed.user()), changed);
+            }
+            if (!(change instanceof Opened)) {
+                channels.publish(Channel.ofChat(change.chat()), event);
+            }
+        }
     }
 
     @Override

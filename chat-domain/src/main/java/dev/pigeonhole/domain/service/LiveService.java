@@ -3,18 +3,17 @@ package dev.pigeonhole.domain.service;
 import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.LiveFeed;
 import dev.pigeonhole.domain.port.in.SubscribeToLiveEvents;
 import dev.pigeonhole.domain.port.out.Chats;
 
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -26,30 +25,31 @@ public final class LiveService implements SubscribeToLiveEvents {
 
     private final SubscriptionMultiplexer multiplexer;
     private final Chats chats;
+    private final InstantSource clock;
 
-    public LiveService(SubscriptionMultiplexer multiplexer, Chats chats) {
+    /** @param clock paces each feed's presence diffs */
+    public LiveService(SubscriptionMultiplexer multiplexer, Chats chats, InstantSource clock) {
         this.multiplexer = Objects.requireNonNull(multiplexer, "multiplexer");
         this.chats = Objects.requireNonNull(chats, "chats");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
+    /**
+     * Subscribes presence, the user's own channel and its chats' channels. Presence is one channel
+     * for the whole server; the feed's {@link PresenceFold} keeps strangers' news out of its queue.
+     */
     @Override
     public LiveFeed subscribe(UserId user, LiveFeed.Received received) {
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(received, "received");
-        Set<ChatId> following = chats.chatsOf(user).stream().map(ChatSummary::chat).collect(Collectors.toSet());
+        List<ChatSummary> mine = chats.chatsOf(user);
+        Set<ChatId> following = mine.stream().map(ChatSummary::chat).collect(Collectors.toSet());
         List<Topic> topics = new ArrayList<>();
         topics.add(Channel.PRESENCE);
-        topics.add(Channel.MEMBERSHIPS);
+        topics.add(Channel.ofUser(user));
         following.forEach(chat -> topics.add(Channel.ofChat(chat)));
-        LocalSubscription subscription = multiplexer.subscribe(topics, aboutOthersMembership(user).negate());
-        return new UserFeed(user, chats, subscription, following, received);
-    }
-
-    /**
-     * Every server's membership changes share one channel; a feed needs only its own user's, and
-     * the others must not take room in its bounded queue.
-     */
-    private static Predicate<LiveEvent> aboutOthersMembership(UserId user) {
-        return event -> event instanceof LiveEvent.MembershipChanged changed && !changed.user().equals(user);
+        PresenceFold presence = new PresenceFold(user, mine, clock);
+        LocalSubscription subscription = multiplexer.subscribe(topics, presence);
+        return new UserFeed(user, chats, subscription, presence, following, received);
     }
 }

@@ -1,6 +1,5 @@
 package dev.pigeonhole.domain.service;
 
-import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.LiveSignal.CloseReason;
 import dev.pigeonhole.domain.model.Topic;
@@ -15,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Predicate;
 
 /**
  * One local subscriber of a {@link SubscriptionMultiplexer}: its topics and its bounded queue.
@@ -29,15 +27,30 @@ public final class LocalSubscription implements AutoCloseable {
 
     private final SubscriptionMultiplexer multiplexer;
     private final BlockingQueue<LiveSignal> queue;
-    private final Predicate<LiveEvent> filter;
+    private final Intake intake;
     private final Set<Topic> topics = ConcurrentHashMap.newKeySet();
     private final AtomicReference<LiveSignal.Closed> closed = new AtomicReference<>();
     private final AtomicBoolean detached = new AtomicBoolean();
 
-    LocalSubscription(SubscriptionMultiplexer multiplexer, int capacity, Predicate<LiveEvent> filter) {
+    /**
+     * What an arriving event puts in one subscriber's queue, decided on the delivery thread before
+     * it takes any room there: so news the subscriber does not want, however much of it comes,
+     * can never fill its queue and cut it off.
+     */
+    @FunctionalInterface
+    public interface Intake {
+
+        /**
+         * The signal to queue: the event itself, another in its stead, or null for nothing. Runs on
+         * the delivery thread: it must not block, and never calls a store.
+         */
+        LiveSignal admit(LiveSignal.Event arriving);
+    }
+
+    LocalSubscription(SubscriptionMultiplexer multiplexer, int capacity, Intake intake) {
         this.multiplexer = multiplexer;
         this.queue = new ArrayBlockingQueue<>(capacity);
-        this.filter = Objects.requireNonNull(filter, "filter");
+        this.intake = Objects.requireNonNull(intake, "intake");
     }
 
     /** Adds a topic; subscribed upstream before this returns. */
@@ -104,12 +117,13 @@ public final class LocalSubscription implements AutoCloseable {
         detachAll();
     }
 
-    /** Called on the delivery thread: never blocks. {@code event} is null for a resync. */
-    void offer(LiveSignal signal, LiveEvent event) {
-        if (!isOpen() || (event != null && !filter.test(event))) {
+    /** Called on the delivery thread: never blocks. */
+    void offer(LiveSignal signal) {
+        if (!isOpen()) {
             return;
         }
-        if (!queue.offer(signal)) {
+        LiveSignal admitted = signal instanceof LiveSignal.Event arriving ? intake.admit(arriving) : signal;
+        if (admitted != null && !queue.offer(admitted)) {
             end(CloseReason.SLOW);
         }
     }

@@ -9,12 +9,14 @@ import dev.pigeonhole.domain.port.in.PrunePresence;
 import dev.pigeonhole.domain.port.in.TouchPresence;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.ChatLock;
+import dev.pigeonhole.domain.port.out.Chats;
 import dev.pigeonhole.domain.port.out.Lease;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,7 +24,8 @@ import java.util.Set;
 
 /**
  * "Who's online": a user is online while it was seen within the window. The registry only
- * records sightings; the window, and so every online/offline transition, is decided here.
+ * records sightings; the window, and so every online/offline transition, is decided here. Who
+ * may see whom is the chats' business: a user sees its co-members, the members of its chats.
  */
 public final class PresenceService implements TouchPresence, ListOnlineUsers, PrunePresence {
 
@@ -33,14 +36,17 @@ public final class PresenceService implements TouchPresence, ListOnlineUsers, Pr
     private static final Duration PRUNE_LEASE = Duration.ofSeconds(30);
 
     private final PresenceRegistry registry;
+    private final Chats chats;
     private final Channels channels;
     private final ChatLock lock;
     private final Duration window;
     private final InstantSource clock;
 
-    public PresenceService(PresenceRegistry registry, Channels channels, ChatLock lock, Duration window,
+    /** @param chats who shares a chat with whom, which decides who sees whose presence */
+    public PresenceService(PresenceRegistry registry, Chats chats, Channels channels, ChatLock lock, Duration window,
                            InstantSource clock) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.chats = Objects.requireNonNull(chats, "chats");
         this.channels = Objects.requireNonNull(channels, "channels");
         this.lock = Objects.requireNonNull(lock, "lock");
         this.window = new ListOnlineUsers.Query(window).within();
@@ -59,13 +65,28 @@ public final class PresenceService implements TouchPresence, ListOnlineUsers, Pr
     }
 
     @Override
-    public Set<UserId> online() {
-        return registry.seenSince(clock.instant().minus(window));
+    public Set<UserId> online(UserId asker) {
+        return onlineAround(asker, window);
     }
 
     @Override
-    public Set<UserId> online(ListOnlineUsers.Query query) {
-        return registry.seenSince(clock.instant().minus(query.within()));
+    public Set<UserId> online(UserId asker, ListOnlineUsers.Query query) {
+        return onlineAround(asker, query.within());
+    }
+
+    @Override
+    public int onlineCount() {
+        return registry.seenSince(clock.instant().minus(window)).size();
+    }
+
+    private Set<UserId> onlineAround(UserId asker, Duration within) {
+        Objects.requireNonNull(asker, "asker");
+        Set<UserId> visible = new HashSet<>();
+        visible.add(asker);
+        chats.chatsOf(asker).forEach(chat -> visible.addAll(chat.members()));
+        Set<UserId> online = new HashSet<>(registry.seenSince(clock.instant().minus(within)));
+        online.retainAll(visible);
+        return Set.copyOf(online);
     }
 
     @Override

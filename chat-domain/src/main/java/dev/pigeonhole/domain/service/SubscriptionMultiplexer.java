@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Predicate;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Shares one upstream subscription per topic among every local subscriber of this process.
@@ -24,8 +25,9 @@ import java.util.function.Predicate;
  * queue, and one that is full is cut off as {@link CloseReason#SLOW} (it reconnects and pulls)
  * instead of holding up the others or growing without bound.
  *
- * <p>Subscribe and unsubscribe take one lock, so the reference count and the upstream state never
- * disagree; the hot path, fan-out, takes none.
+ * <p>Each topic has a lock of its own, held across its upstream round trip, so a topic's
+ * reference count and its upstream state never disagree, while a slow subscribe of one topic
+ * holds up no other topic's. The hot path, fan-out, takes none.
  */
 public final class SubscriptionMultiplexer implements AutoCloseable {
 
@@ -33,10 +35,27 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
 
     private final Channels.Connection upstream;
     private final int queueCapacity;
-    private final Map<Topic, Set<LocalSubscription>> subscribersByTopic = new ConcurrentHashMap<>();
+    private final Map<Topic, TopicState> topics = new ConcurrentHashMap<>();
     private final Set<LocalSubscription> subscriptions = ConcurrentHashMap.newKeySet();
-    private final ReentrantLock topicChanges = new ReentrantLock();
+    /**
+     * Shared by every attach and detach, taken alone by close: so the upstream connection is never
+     * used once closed, without topics waiting for each other.
+     */
+    private final ReadWriteLock closing = new ReentrantReadWriteLock();
     private volatile boolean closed;
+
+    /**
+     * One topic's local subscribers and whether it is subscribed upstream. A state that lost its
+     * last subscriber is retired: it stays in the map, locked, until upstream has confirmed the
+     * unsubscribe, so whoever attaches next waits and then starts a fresh state, and an
+     * unsubscribe can never overtake the subscribe that follows it.
+     */
+    private static final class TopicState {
+        final ReentrantLock lock = new ReentrantLock();
+        final Set<LocalSubscription> subscribers = ConcurrentHashMap.newKeySet();
+        volatile boolean subscribedUpstream;
+        boolean retired;
+    }
 
     public SubscriptionMultiplexer(Channels channels, int queueCapacity) {
         if (queueCapacity < 1) {
@@ -48,13 +67,13 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
 
     /**
      * A new local subscription to {@code topics}, every one of them subscribed upstream before
-     * this returns. Events that {@code filter} rejects are not queued for this subscriber.
+     * this returns; {@code intake} decides what each arriving event puts in its queue.
      */
-    public LocalSubscription subscribe(Collection<? extends Topic> topics, Predicate<LiveEvent> filter) {
+    public LocalSubscription subscribe(Collection<? extends Topic> topics, LocalSubscription.Intake intake) {
         if (closed) {
             throw new IllegalStateException("the multiplexer is closed");
         }
-        LocalSubscription subscription = new LocalSubscription(this, queueCapacity, filter);
+        LocalSubscription subscription = new LocalSubscription(this, queueCapacity, intake);
         subscriptions.add(subscription);
         try {
             topics.forEach(subscription::add);
@@ -66,12 +85,12 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
     }
 
     public LocalSubscription subscribe(Collection<? extends Topic> topics) {
-        return subscribe(topics, event -> true);
+        return subscribe(topics, arriving -> arriving);
     }
 
     /** How many topics are subscribed upstream right now: one per topic, however many listen. */
     public int upstreamSubscriptions() {
-        return subscribersByTopic.size();
+        return (int) topics.values().stream().filter(state -> state.subscribedUpstream).count();
     }
 
     /** How many local subscriptions are open. */
@@ -85,50 +104,86 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
      */
     @Override
     public void close() {
-        topicChanges.lock();
+        closing.writeLock().lock();
         try {
             if (closed) {
                 return;
             }
             closed = true;
         } finally {
-            topicChanges.unlock();
+            closing.writeLock().unlock();
         }
         subscriptions.forEach(subscription -> subscription.end(CloseReason.SHUTDOWN));
         subscriptions.clear();
-        subscribersByTopic.clear();
+        topics.clear();
         upstream.close();
     }
 
     void attach(LocalSubscription subscription, Topic topic) {
-        topicChanges.lock();
+        closing.readLock().lock();
         try {
-            Set<LocalSubscription> subscribers = subscribersByTopic.get(topic);
-            if (subscribers == null) {
-                // Subscribe upstream before the topic becomes visible: once attach returns,
-                // anything published to it reaches this subscriber.
-                upstream.subscribe(topic);
-                subscribers = ConcurrentHashMap.newKeySet();
-                subscribersByTopic.put(topic, subscribers);
+            if (closed) {
+                throw new IllegalStateException("the multiplexer is closed");
             }
-            subscribers.add(subscription);
+            while (true) {
+                TopicState state = topics.computeIfAbsent(topic, absent -> new TopicState());
+                state.lock.lock();
+                try {
+                    if (state.retired) {
+                        continue; // its unsubscribe is confirmed now: start afresh
+                    }
+                    if (!state.subscribedUpstream) {
+                        // Subscribe upstream before anyone is listed: once attach returns,
+                        // anything published to the topic reaches this subscriber.
+                        subscribeUpstream(topic, state);
+                    }
+                    state.subscribers.add(subscription);
+                    return;
+                } finally {
+                    state.lock.unlock();
+                }
+            }
         } finally {
-            topicChanges.unlock();
+            closing.readLock().unlock();
+        }
+    }
+
+    /** A state that could not subscribe has no subscribers yet: it leaves, and the next attach tries again. */
+    private void subscribeUpstream(Topic topic, TopicState state) {
+        try {
+            upstream.subscribe(topic);
+            state.subscribedUpstream = true;
+        } catch (RuntimeException e) {
+            state.retired = true;
+            topics.remove(topic, state);
+            throw e;
         }
     }
 
     void detach(LocalSubscription subscription, Topic topic) {
-        topicChanges.lock();
+        closing.readLock().lock();
         try {
-            Set<LocalSubscription> subscribers = subscribersByTopic.get(topic);
-            if (subscribers != null && subscribers.remove(subscription) && subscribers.isEmpty()) {
-                subscribersByTopic.remove(topic);
-                if (!closed) {
-                    upstream.unsubscribe(topic);
+            TopicState state = topics.get(topic);
+            if (state == null || closed) {
+                return;
+            }
+            state.lock.lock();
+            try {
+                if (state.retired || !state.subscribers.remove(subscription) || !state.subscribers.isEmpty()) {
+                    return;
                 }
+                state.retired = true;
+                try {
+                    upstream.unsubscribe(topic);
+                } finally {
+                    state.subscribedUpstream = false;
+                    topics.remove(topic, state);
+                }
+            } finally {
+                state.lock.unlock();
             }
         } finally {
-            topicChanges.unlock();
+            closing.readLock().unlock();
         }
     }
 
@@ -141,13 +196,13 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
 
         @Override
         public void onEvent(Topic via, Channel channel, LiveEvent event) {
-            Set<LocalSubscription> subscribers = subscribersByTopic.get(via);
-            if (subscribers == null) {
+            TopicState state = topics.get(via);
+            if (state == null) {
                 return;
             }
-            LiveSignal signal = new LiveSignal.Event(channel, event);
-            for (LocalSubscription subscriber : subscribers) {
-                subscriber.offer(signal, event);
+            LiveSignal.Event signal = new LiveSignal.Event(channel, event);
+            for (LocalSubscription subscriber : state.subscribers) {
+                subscriber.offer(signal);
             }
         }
 
@@ -155,7 +210,7 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
         public void onResubscribed() {
             LiveSignal resync = new LiveSignal.Resync();
             for (LocalSubscription subscriber : subscriptions) {
-                subscriber.offer(resync, null);
+                subscriber.offer(resync);
             }
         }
     }

@@ -32,6 +32,10 @@ import java.util.stream.Collectors;
  * user's view of its chats. Everything but {@link #follow} runs on the one thread that reads the
  * feed, so the catch-up, the membership changes and the repeat check need no lock, and the store
  * is never called from the multiplexer's delivery thread.
+ *
+ * <p>Its user's own membership changes come on the user's channel; those of the other members of
+ * its chats come on each chat's channel and keep its {@link PresenceFold} knowing whose presence
+ * the client may hear of, which it hands out as one diff at most once a second.
  */
 final class UserFeed implements LiveFeed {
 
@@ -41,6 +45,8 @@ final class UserFeed implements LiveFeed {
     private final UserId user;
     private final Chats chats;
     private final LocalSubscription subscription;
+    private final PresenceFold presence;
+    private final Channel own;
     /** Handed out before anything from the subscription: catch-up messages, in order. */
     private final Queue<LiveSignal> caughtUp = new ArrayDeque<>();
     /** The highest message id handed out per chat, the chat heard from most recently last. */
@@ -50,10 +56,13 @@ final class UserFeed implements LiveFeed {
     /** The chats followed from the start, caught up on the first read; null once that is done. */
     private Set<ChatId> toCatchUp;
 
-    UserFeed(UserId user, Chats chats, LocalSubscription subscription, Set<ChatId> following, Received received) {
+    UserFeed(UserId user, Chats chats, LocalSubscription subscription, PresenceFold presence, Set<ChatId> following,
+             Received received) {
         this.user = user;
         this.chats = chats;
         this.subscription = subscription;
+        this.presence = presence;
+        this.own = Channel.ofUser(user);
         this.toCatchUp = Set.copyOf(following);
         this.highestIds.putAll(received.highestIds());
     }
@@ -61,6 +70,8 @@ final class UserFeed implements LiveFeed {
     @Override
     public Optional<LiveSignal> next(Duration timeout) throws InterruptedException {
         if (toCatchUp != null) {
+            // Whoever joined the user's chats before their channels were subscribed is in this read.
+            presence.chatsAre(chats.chatsOf(user));
             // The subscription is in place already, so anything sent from here on is either in
             // the pending read below or queued behind it; repeats of both are dropped by id.
             catchUp(toCatchUp::contains, true);
@@ -68,11 +79,21 @@ final class UserFeed implements LiveFeed {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
+            Optional<LiveSignal.Presence> diff = subscription.isOpen() ? presence.takeIfDue() : Optional.empty();
+            if (diff.isPresent()) {
+                return Optional.of(diff.get());
+            }
             LiveSignal signal = subscription.isOpen() ? caughtUp.poll() : null;
             if (signal == null) {
-                Optional<LiveSignal> arrived = subscription.next(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                long wait = Math.max(0, deadline - System.nanoTime());
+                // A diff that is waiting wakes the reader when it falls due, not at the caller's deadline.
+                long untilDiff = presence.dueIn().map(Duration::toNanos).orElse(Long.MAX_VALUE);
+                Optional<LiveSignal> arrived = subscription.next(Duration.ofNanos(Math.min(wait, untilDiff)));
                 if (arrived.isEmpty()) {
-                    return Optional.empty();
+                    if (deadline - System.nanoTime() <= 0) {
+                        return Optional.empty();
+                    }
+                    continue;
                 }
                 signal = arrived.get();
             }
@@ -109,7 +130,10 @@ final class UserFeed implements LiveFeed {
         subscription.close();
     }
 
-    /** False for what the feed keeps to itself: a repeat, or a membership change it acts on. */
+    /**
+     * False for what the feed keeps to itself: a repeat, a membership change it acts on, or word
+     * that a presence diff is waiting.
+     */
     private boolean handOut(LiveSignal signal) {
         if (signal instanceof LiveSignal.Resync) {
             // A membership change may be among what was missed: follow what the store says now.
@@ -121,9 +145,15 @@ final class UserFeed implements LiveFeed {
         return switch (signal) {
             case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) -> firstTime(posted.chat(), posted.message());
             case LiveSignal.Event(var channel, LiveEvent.MembershipChanged changed) -> {
-                if (changed.user().equals(user)) {
+                if (channel.equals(own)) {
                     membershipChanged(changed);
+                } else if (!changed.user().equals(user) && subscription.follows(channel)) {
+                    presence.memberChanged(changed);
                 }
+                yield false;
+            }
+            case LiveSignal.Presence wakeUp -> {
+                presence.wokenUp();
                 yield false;
             }
             case LiveSignal.Resync resync -> true;
@@ -151,19 +181,30 @@ final class UserFeed implements LiveFeed {
 
     /**
      * A chat this user joined, opened or was added to, through any server: its events from now
-     * on, then what is pending in it already. A chat it left: nothing more of it.
+     * on, then what is pending in it already, and its members as co-members. A chat it left:
+     * nothing more of it.
      */
     private void membershipChanged(LiveEvent.MembershipChanged changed) {
         ChatId chat = changed.chat();
+        Channel channel = Channel.ofChat(chat);
         if (!changed.member()) {
-            subscription.remove(Channel.ofChat(chat));
+            subscription.remove(channel);
             highestIds.remove(chat);
+            presence.chatLeft(chat);
             return;
         }
-        if (!isMember(chat)) {
-            return; // left again before this was read
+        // Subscribed before the members are read, so no one joining in between goes unnoticed;
+        // nothing of the chat is handed out before the read below says the user is a member.
+        boolean wasFollowing = subscription.follows(channel);
+        subscription.add(channel);
+        List<ChatSummary> mine = chats.chatsOf(user);
+        if (mine.stream().noneMatch(summary -> summary.chat().equals(chat))) {
+            if (!wasFollowing) {
+                subscription.remove(channel); // left again before this was read
+            }
+            return;
         }
-        subscription.add(Channel.ofChat(chat));
+        presence.chatsAre(mine);
         catchUp(chat::equals, false);
     }
 
@@ -181,7 +222,9 @@ final class UserFeed implements LiveFeed {
     }
 
     private void followWhatTheStoreSays() {
-        Set<ChatId> member = chats.chatsOf(user).stream().map(ChatSummary::chat).collect(Collectors.toSet());
+        List<ChatSummary> mine = chats.chatsOf(user);
+        presence.chatsAre(mine);
+        Set<ChatId> member = mine.stream().map(ChatSummary::chat).collect(Collectors.toSet());
         Set<ChatId> following = new HashSet<>();
         for (Topic topic : subscription.topics()) {
             if (topic instanceof Channel channel) {

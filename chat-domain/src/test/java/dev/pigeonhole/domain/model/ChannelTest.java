@@ -18,6 +18,16 @@ class ChannelTest {
         assertThat(Channel.PRESENCE.chat()).isEmpty();
     }
 
+    @Test
+    void a_user_channel_knows_its_user_and_is_no_chat_channel() {
+        Channel channel = Channel.ofUser(UserId.of("alice"));
+
+        assertThat(channel.name()).isEqualTo("user:alice");
+        assertThat(channel.user()).contains(UserId.of("alice"));
+        assertThat(channel.chat()).isEmpty();
+        assertThat(Channel.ofChat(ChatId.of("827")).user()).isEmpty();
+    }
+
     @ParameterizedTest
     @CsvSource({
             "chat:*,   chat:827,  true",

@@ -31,7 +31,7 @@ public final class ChatHttpServer implements AutoCloseable {
         Objects.requireNonNull(upstreamSubscriptions, "upstreamSubscriptions");
         HttpMetrics metrics = new HttpMetrics(registry);
         metrics.gauge("pigeonhole.presence.online", "users seen within the presence window",
-                () -> useCases.listOnlineUsers().online().size());
+                () -> useCases.listOnlineUsers().onlineCount());
         metrics.gauge("pigeonhole.live.sessions", "open live connections, WebSocket and Server-Sent Events", live::count);
         metrics.gauge("pigeonhole.live.event.streams", "open live connections on Server-Sent Events", live::eventStreams);
         metrics.gauge("pigeonhole.upstream.subscriptions", "pub/sub subscriptions this process holds upstream",

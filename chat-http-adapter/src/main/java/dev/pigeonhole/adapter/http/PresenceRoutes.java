@@ -9,7 +9,10 @@ import io.javalin.http.Context;
 import java.time.Duration;
 import java.util.Optional;
 
-/** Who's online. Every signed-in request counts as a sign of life, so there is no "touch" route. */
+/**
+ * Who's online, of the people the caller shares a chat with, and the caller itself. Every
+ * signed-in request counts as a sign of life, so there is no "touch" route.
+ */
 final class PresenceRoutes {
 
     private final UseCases useCases;
@@ -26,7 +29,7 @@ final class PresenceRoutes {
         Optional<Duration> within = Query.durationParam(ctx, "within");
         ListOnlineUsers users = useCases.listOnlineUsers();
         ChatRoutes.json(ctx, OnlineJson.from(within.isPresent()
-                ? users.online(new ListOnlineUsers.Query(within.get()))
-                : users.online()));
+                ? users.online(caller, new ListOnlineUsers.Query(within.get()))
+                : users.online(caller)));
     }
 }

@@ -44,19 +44,24 @@ class GracefulStopTest {
     private static UseCases withPresenceHeldAt(UseCases real, CountDownLatch entered, CountDownLatch release) {
         ListOnlineUsers held = new ListOnlineUsers() {
             @Override
-            public Set<UserId> online() {
+            public Set<UserId> online(UserId asker) {
                 entered.countDown();
                 try {
                     release.await(30, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                return real.listOnlineUsers().online();
+                return real.listOnlineUsers().online(asker);
             }
 
             @Override
-            public Set<UserId> online(Query query) {
-                return real.listOnlineUsers().online(query);
+            public Set<UserId> online(UserId asker, Query query) {
+                return real.listOnlineUsers().online(asker, query);
+            }
+
+            @Override
+            public int onlineCount() {
+                return real.listOnlineUsers().onlineCount();
             }
         };
         return new UseCases(real.createChat(), real.sendMessage(), real.fetchPending(), real.acknowledgeMessages(),

@@ -78,18 +78,19 @@ class LiveSocketTest {
     }
 
     @Test
-    void users_coming_online_are_announced_to_connected_clients() throws Exception {
+    void co_members_coming_online_are_announced_as_a_diff_and_strangers_are_not() throws Exception {
         try (TestApi api = TestApi.start()) {
             String alice = api.client.signIn("alice");
+            api.client.post("/api/chats", alice, "{\"members\":[\"dave\"],\"message\":\"hi\",\"chatId\":\"c\"}");
             try (LiveClient live = LiveClient.socket(api.server.port(), alice)) {
                 // The client's handshake can finish before the server has subscribed the socket.
                 await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.read(api.client, "pigeonhole_live_sessions") == 1.0);
-                String dave = api.client.signIn("dave");
-                api.client.get("/api/chats", dave);
+                api.client.get("/api/chats", api.client.signIn("eve"));
+                api.client.get("/api/chats", api.client.signIn("dave"));
 
-                JsonNode presence = live.next(event -> event.get("type").stringValue().equals("presence")
-                        && event.get("user").stringValue().equals("dave")).event();
-                assertThat(presence.get("online").booleanValue()).isTrue();
+                JsonNode presence = live.next("presence").event();
+                assertThat(presence.get("online").values()).extracting(JsonNode::stringValue).containsExactly("dave");
+                assertThat(presence.get("offline").values()).isEmpty();
             }
         }
     }
@@ -122,7 +123,7 @@ class LiveSocketTest {
             api.client.post("/api/chats", alice, "{\"members\":[],\"message\":\"x\",\"chatId\":\"solo\"}");
             try (LiveClient first = LiveClient.socket(api.server.port(), alice); LiveClient second = LiveClient.socket(api.server.port(), alice)) {
                 await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.read(api.client, "pigeonhole_live_sessions") == 2.0);
-                // The chat, presence and memberships, shared by both connections.
+                // The chat, presence and alice's own channel, shared by both connections.
                 assertThat(ServerMetrics.read(api.client, "pigeonhole_upstream_subscriptions")).isEqualTo(3.0);
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.read(api.client, "pigeonhole_live_sessions") == 0.0

@@ -56,12 +56,18 @@ class ChatServiceTest {
     private final TestClock clock = new TestClock();
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChats chats = new InMemoryChats(LIMITS, channels);
-    private final Heard memberships = new Heard(channels, Channel.MEMBERSHIPS);
+    private final Heard toAlice = new Heard(channels, Channel.ofUser(ALICE));
+    private final Heard toBob = new Heard(channels, Channel.ofUser(BOB));
+    private final Heard toCarol = new Heard(channels, Channel.ofUser(CAROL));
+    private final Heard inLunch = new Heard(channels, Channel.ofChat(LUNCH));
     private final ChatService service = new ChatService(chats, channels, LIMITS, clock);
 
     @AfterEach
     void stopListening() {
-        memberships.close();
+        toAlice.close();
+        toBob.close();
+        toCarol.close();
+        inLunch.close();
     }
 
     private CreatedChat openLunch() {
@@ -78,11 +84,14 @@ class ChatServiceTest {
     }
 
     @Test
-    void every_member_of_a_new_chat_is_told_after_the_chat_exists() throws InterruptedException {
+    void every_member_of_a_new_chat_is_told_on_its_own_channel_and_no_one_else_is() throws InterruptedException {
         openLunch();
 
-        assertThat(memberships.all()).containsExactly(
-                new MembershipChanged(ALICE, LUNCH, true), new MembershipChanged(BOB, LUNCH, true));
+        assertThat(toAlice.all()).containsExactly(new MembershipChanged(ALICE, LUNCH, true));
+        assertThat(toBob.all()).containsExactly(new MembershipChanged(BOB, LUNCH, true));
+        assertThat(toCarol.all()).isEmpty();
+        assertThat(inLunch.all()).as("no one follows a chat before it is opened: nothing goes there")
+                .extracting(event -> event.getClass().getSimpleName()).containsExactly("MessagePosted");
     }
 
     @Test
@@ -168,24 +177,29 @@ class ChatServiceTest {
     }
 
     @Test
-    void joining_tells_the_newcomer_and_joining_again_tells_no_one() throws InterruptedException {
+    void joining_tells_the_newcomer_and_the_chat_and_joining_again_tells_no_one() throws InterruptedException {
         openLunch();
-        memberships.all();
+        inLunch.all();
 
         service.join(new JoinChat.Command(LUNCH, ALICE, CAROL));
         service.join(new JoinChat.Command(LUNCH, ALICE, CAROL));
 
-        assertThat(memberships.all()).containsExactly(new MembershipChanged(CAROL, LUNCH, true));
+        assertThat(toCarol.all()).containsExactly(new MembershipChanged(CAROL, LUNCH, true));
+        assertThat(inLunch.all()).as("the members following the chat learn who is in it")
+                .containsExactly(new MembershipChanged(CAROL, LUNCH, true));
+        assertThat(toAlice.all()).containsExactly(new MembershipChanged(ALICE, LUNCH, true));
     }
 
     @Test
-    void leaving_tells_the_leaver_after_it_is_gone() throws InterruptedException {
+    void leaving_tells_the_leaver_and_the_chat_after_it_is_gone() throws InterruptedException {
         openLunch();
-        memberships.all();
+        toBob.all();
+        inLunch.all();
 
         service.leave(new LeaveChat.Command(LUNCH, BOB));
 
-        assertThat(memberships.all()).containsExactly(new MembershipChanged(BOB, LUNCH, false));
+        assertThat(toBob.all()).containsExactly(new MembershipChanged(BOB, LUNCH, false));
+        assertThat(inLunch.all()).containsExactly(new MembershipChanged(BOB, LUNCH, false));
         assertThat(service.chatsOf(BOB)).isEmpty();
     }
 
@@ -194,7 +208,8 @@ class ChatServiceTest {
         assertThatExceptionOfType(UnknownChatException.class)
                 .isThrownBy(() -> service.join(JoinChat.Command.self(LUNCH, CAROL)));
 
-        assertThat(memberships.all()).isEmpty();
+        assertThat(toCarol.all()).isEmpty();
+        assertThat(inLunch.all()).isEmpty();
     }
 
     /**

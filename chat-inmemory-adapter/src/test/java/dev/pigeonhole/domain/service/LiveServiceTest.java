@@ -44,9 +44,10 @@ class LiveServiceTest {
 
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
-    private final ChatService chatService = new ChatService(chats, channels, Limits.DEFAULTS, new TestClock());
+    private final TestClock clock = new TestClock();
+    private final ChatService chatService = new ChatService(chats, channels, Limits.DEFAULTS, clock);
     private SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, 1_024);
-    private LiveService live = new LiveService(multiplexer, chats);
+    private LiveService live = new LiveService(multiplexer, chats, clock);
 
     @AfterEach
     void close() {
@@ -177,7 +178,7 @@ class LiveServiceTest {
     void a_feed_no_one_reads_is_cut_off_as_slow_and_lets_go_of_its_chats_when_read() throws Exception {
         multiplexer.close();
         multiplexer = new SubscriptionMultiplexer(channels, 4);
-        live = new LiveService(multiplexer, chats);
+        live = new LiveService(multiplexer, chats, clock);
         UserId alice = user();
         UserId bob = user();
         ChatId chat = create(alice, Set.of(bob), "hi");
@@ -190,7 +191,7 @@ class LiveServiceTest {
         assertThat(multiplexer.upstreamSubscriptions()).as("held until the feed's own reader lets go").isEqualTo(held);
 
         assertThat(feed.next(WAIT)).contains(new LiveSignal.Closed(CloseReason.SLOW));
-        assertThat(multiplexer.upstreamSubscriptions()).as("the slow feed's chat, presence and memberships let go")
+        assertThat(multiplexer.upstreamSubscriptions()).as("the slow feed's chat, presence and own channel let go")
                 .isZero();
         feed.close();
     }

@@ -2,23 +2,28 @@ package dev.pigeonhole.domain.service;
 
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChatLock;
+import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
 import dev.pigeonhole.domain.model.Channel;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.LiveEvent.PresenceChanged;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.ListOnlineUsers;
 import dev.pigeonhole.domain.port.out.Lease;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * "Who's online" on the in-memory store: the window decides every transition, and each
- * transition is announced once.
+ * "Who's online" on the in-memory store: the window decides every transition, each transition is
+ * announced once, and a user sees only the people it shares a chat with.
  */
 class PresenceServiceTest {
 
@@ -30,8 +35,14 @@ class PresenceServiceTest {
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChatLock lock = new InMemoryChatLock(clock);
     private final Heard presence = new Heard(channels, Channel.PRESENCE);
+    private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
     private final PresenceService service =
-            new PresenceService(new InMemoryPresenceRegistry(), channels, lock, WINDOW, clock);
+            new PresenceService(new InMemoryPresenceRegistry(), chats, channels, lock, WINDOW, clock);
+
+    @BeforeEach
+    void aliceAndBobShareAChat() {
+        chats.open(ChatId.of("lunch"), ALICE, Set.of(ALICE, BOB), "hi", clock.instant());
+    }
 
     @AfterEach
     void stopListening() {
@@ -46,7 +57,7 @@ class PresenceServiceTest {
         service.touch(ALICE);
 
         assertThat(presence.all()).containsExactly(new PresenceChanged(ALICE, true, TestClock.START));
-        assertThat(service.online()).containsExactly(ALICE);
+        assertThat(service.online(BOB)).containsExactly(ALICE);
     }
 
     @Test
@@ -64,8 +75,24 @@ class PresenceServiceTest {
         clock.advance(Duration.ofMinutes(10));
         service.touch(BOB);
 
-        assertThat(service.online()).containsExactlyInAnyOrder(ALICE, BOB);
-        assertThat(service.online(new ListOnlineUsers.Query(Duration.ofMinutes(5)))).containsExactly(BOB);
+        assertThat(service.online(ALICE)).containsExactlyInAnyOrder(ALICE, BOB);
+        assertThat(service.online(ALICE, new ListOnlineUsers.Query(Duration.ofMinutes(5)))).containsExactly(BOB);
+    }
+
+    @Test
+    void a_user_sees_itself_and_its_co_members_online_and_no_stranger() {
+        UserId carol = UserId.of("carol");
+        UserId dave = UserId.of("dave");
+        chats.open(ChatId.of("elsewhere"), carol, Set.of(carol, dave), "hi", clock.instant());
+        service.touch(ALICE);
+        service.touch(BOB);
+        service.touch(carol);
+        service.touch(dave);
+
+        assertThat(service.online(ALICE)).containsExactlyInAnyOrder(ALICE, BOB);
+        assertThat(service.online(carol)).containsExactlyInAnyOrder(carol, dave);
+        assertThat(service.online(UserId.of("loner"))).as("not online itself, and sharing no chat").isEmpty();
+        assertThat(service.onlineCount()).as("operators count everyone, naming no one").isEqualTo(4);
     }
 
     @Test
@@ -79,7 +106,7 @@ class PresenceServiceTest {
         assertThat(service.pruneStale()).isEqualTo(1);
 
         assertThat(presence.all()).containsExactly(new PresenceChanged(ALICE, false, clock.instant()));
-        assertThat(service.online()).containsExactly(BOB);
+        assertThat(service.online(BOB)).containsExactly(BOB);
     }
 
     @Test

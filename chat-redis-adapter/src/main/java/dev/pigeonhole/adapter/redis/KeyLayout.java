@@ -116,6 +116,7 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
     record Tagged(String prefix) implements KeyLayout {
 
         private static final String CHAT_CHANNEL = "chat:";
+        private static final String USER_CHANNEL = "user:";
 
         @Override
         public ChatKeys chat(ChatId chat) {
@@ -150,10 +151,16 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
             return false;
         }
 
-        /** A chat's channel carries the chat's hash tag, so a send script may SPUBLISH to it on a cluster. */
+        /**
+         * A chat's channel carries the chat's hash tag, so a send script may SPUBLISH to it on a
+         * cluster; a user's carries the user's, so users' channels spread over the cluster's slots
+         * as their keys do.
+         */
         @Override
         public String channel(Channel channel) {
-            return channel.chat().map(this::chatChannel).orElse(prefix + channel.name());
+            return channel.chat().map(this::chatChannel)
+                    .or(() -> channel.user().map(user -> prefix + USER_CHANNEL + "{" + user.value() + "}"))
+                    .orElse(prefix + channel.name());
         }
 
         @Override
@@ -177,8 +184,10 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
                 return Optional.empty();
             }
             String name = redisChannel.substring(prefix.length());
-            if (name.startsWith(CHAT_CHANNEL + "{") && name.endsWith("}")) {
-                name = CHAT_CHANNEL + name.substring(CHAT_CHANNEL.length() + 1, name.length() - 1);
+            for (String tagged : List.of(CHAT_CHANNEL, USER_CHANNEL)) {
+                if (name.startsWith(tagged + "{") && name.endsWith("}")) {
+                    name = tagged + name.substring(tagged.length() + 1, name.length() - 1);
+                }
             }
             return parsed(name);
         }

@@ -7,13 +7,20 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 
-/** Who's online: everyone seen within a window of now. */
+/**
+ * Who's online: seen within a window of now. A user sees the presence of the people it shares a
+ * chat with, and its own, and of no one else: a stranger must not learn when you are active.
+ */
 public interface ListOnlineUsers {
 
-    /** Online within the configured presence window. */
-    Set<UserId> online();
+    /** Who of {@code asker}'s co-members, and {@code asker} itself, is online within the configured window. */
+    Set<UserId> online(UserId asker);
 
-    Set<UserId> online(Query query);
+    /** The same, within the query's window. */
+    Set<UserId> online(UserId asker, Query query);
+
+    /** How many users in all are online within the configured window: a count for operators, naming no one. */
+    int onlineCount();
 
     record Query(Duration within) {
 

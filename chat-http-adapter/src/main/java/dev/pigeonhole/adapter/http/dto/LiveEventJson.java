@@ -5,14 +5,18 @@ import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.UserId;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One event of the live protocol, the same on the WebSocket and on Server-Sent Events; fields a
  * type does not use are left out.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record LiveEventJson(String type, String chatId, MessageJson message, String user, Boolean online) {
+public record LiveEventJson(String type, String chatId, MessageJson message, List<String> online,
+                            List<String> offline) {
 
     /**
      * What a client is told of a signal; empty for the end of the feed, which each transport
@@ -22,8 +26,10 @@ public record LiveEventJson(String type, String chatId, MessageJson message, Str
         return switch (signal) {
             case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) ->
                     Optional.of(message(posted.chat(), posted.message()));
-            case LiveSignal.Event(var channel, LiveEvent.PresenceChanged changed) -> Optional.of(presence(changed));
-            // The feed acts on membership changes itself; none is the client's business.
+            case LiveSignal.Presence diff -> Optional.of(presence(diff));
+            // The feed folds presence into diffs and acts on membership changes itself: neither
+            // event is the client's business one by one.
+            case LiveSignal.Event(var channel, LiveEvent.PresenceChanged changed) -> Optional.empty();
             case LiveSignal.Event(var channel, LiveEvent.MembershipChanged changed) -> Optional.empty();
             case LiveSignal.Resync resync -> Optional.of(resync());
             case LiveSignal.Closed closed -> Optional.empty();
@@ -34,8 +40,13 @@ public record LiveEventJson(String type, String chatId, MessageJson message, Str
         return new LiveEventJson("message", chat.value(), MessageJson.from(message), null, null);
     }
 
-    public static LiveEventJson presence(LiveEvent.PresenceChanged changed) {
-        return new LiveEventJson("presence", null, null, changed.user().value(), changed.online());
+    /** Who came online and who went offline since the last presence event, sorted. */
+    public static LiveEventJson presence(LiveSignal.Presence diff) {
+        return new LiveEventJson("presence", null, null, sorted(diff.online()), sorted(diff.offline()));
+    }
+
+    private static List<String> sorted(Set<UserId> users) {
+        return users.stream().sorted().map(UserId::value).toList();
     }
 
     public static LiveEventJson resync() {

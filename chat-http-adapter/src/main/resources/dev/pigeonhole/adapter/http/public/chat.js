@@ -20,6 +20,7 @@ export function chatLabel(chatId) {
 export async function refreshChats(s) {
   const list = await api.listChats();
   if (current !== s) return;
+  const before = s.state.coMembers();
   const gone = s.state.setChats(list);
   if (gone.includes(s.state.openChatId)) {
     ui.toast(`You are no longer in ${chatLabel(s.state.openChatId)}.`, 'info');
@@ -28,6 +29,18 @@ export async function refreshChats(s) {
     ui.updateChatHeader(s.state.chats.get(s.state.openChatId), s.user);
   }
   ui.renderChatList(s.state);
+  // The server shows the presence of the people we share a chat with, and pushes only changes:
+  // someone newly sharing one may be online already, someone no longer sharing one must go.
+  const after = s.state.coMembers();
+  if (after.size !== before.size || [...after].some((user) => !before.has(user))) await refreshPresence(s);
+}
+
+/** Who of the people we share a chat with is online; the live diffs keep it up to date. */
+export async function refreshPresence(s) {
+  const { online } = await api.presence();
+  if (current !== s) return;
+  s.state.setOnline(online);
+  ui.renderOnline(s.state);
 }
 
 export async function openChat(chatId, { focus = false } = {}) {

@@ -327,9 +327,15 @@ export class ChatState {
     this.online = new Set(users);
   }
 
-  notePresence(user, online) {
-    if (online) this.online.add(user);
-    else this.online.delete(user);
+  /** Everyone we share a chat with: whose presence the server shows us. */
+  coMembers() {
+    return new Set([...this.chats.values()].flatMap((chat) => chat.members ?? []));
+  }
+
+  /** A presence diff: who came online and who went offline since the last one. */
+  applyPresence(online, offline) {
+    online.filter((user) => typeof user === 'string').forEach((user) => this.online.add(user));
+    offline.filter((user) => typeof user === 'string').forEach((user) => this.online.delete(user));
   }
 
   // --- keeping history across reloads ----------------------------------------------------

@@ -3,7 +3,7 @@
 // comes back, or the server says resync, the page pulls once to close whatever gap there was.
 
 import { ApiError, isTransient } from './api.js';
-import { fillOpenChat, openChat, refreshChats, scheduleAck, showNewMessages } from './chat.js';
+import { fillOpenChat, openChat, refreshChats, refreshPresence, scheduleAck, showNewMessages } from './chat.js';
 import { createLive, liveUrl } from './live.js';
 import { api, current, report, showConnection } from './session.js';
 import * as ui from './ui.js';
@@ -134,13 +134,6 @@ function catchUp(s) {
   return s.catchingUp;
 }
 
-async function refreshPresence(s) {
-  const { online } = await api.presence();
-  if (current !== s) return;
-  s.state.setOnline(online);
-  ui.renderOnline(s.state);
-}
-
 async function pullPending(s) {
   const pending = await api.pending();
   if (current !== s) return;
@@ -175,8 +168,9 @@ function onLiveEvent(s, event) {
       break;
     }
     case 'presence':
-      if (typeof event.user === 'string') {
-        s.state.notePresence(event.user, Boolean(event.online));
+      // A diff of the people we share a chat with, at most one a second.
+      if (Array.isArray(event.online) && Array.isArray(event.offline)) {
+        s.state.applyPresence(event.online, event.offline);
         ui.renderOnline(s.state);
       }
       break;

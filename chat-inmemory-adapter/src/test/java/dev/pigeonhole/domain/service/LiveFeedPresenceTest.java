@@ -1,0 +1,201 @@
+package dev.pigeonhole.domain.service;
+
+import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
+import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.domain.model.Channel;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.LiveEvent.PresenceChanged;
+import dev.pigeonhole.domain.model.LiveSignal;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.CreateChat;
+import dev.pigeonhole.domain.port.in.JoinChat;
+import dev.pigeonhole.domain.port.in.LeaveChat;
+import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.port.in.SendMessage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a live feed says of presence: only the people its user shares a chat with, folded into
+ * one diff at most once per {@link PresenceFold#INTERVAL} of the test's clock, and nothing of
+ * strangers, however much of it comes. The queue holds four signals, so anything that queued one
+ * signal per event would be cut off as slow.
+ *
+ * <p>"Nothing came" is checked without waiting for silence: a message sent afterwards in the
+ * user's own chat must come next, since a feed hands out in order.
+ */
+class LiveFeedPresenceTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final int SMALL_QUEUE = 4;
+
+    private final TestClock clock = new TestClock();
+    private final InMemoryChannels channels = new InMemoryChannels();
+    private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
+    private final ChatService chatService = new ChatService(chats, channels, Limits.DEFAULTS, clock);
+    private final SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, SMALL_QUEUE);
+    private final LiveService live = new LiveService(multiplexer, chats, clock);
+
+    private final UserId alice = user();
+    private final UserId bob = user();
+    private final UserId carol = user();
+    private final ChatId lunch = create(alice, Set.of(bob, carol), "hi");
+
+    @AfterEach
+    void close() {
+        multiplexer.close();
+    }
+
+    @Test
+    void a_flood_of_strangers_presence_never_takes_room_in_the_queue() throws Exception {
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(nextMessage(feed)).isEqualTo("1 hi");
+            for (int i = 0; i < 200; i++) {
+                presence(user(), true);
+            }
+            send(lunch, alice, "after the flood");
+
+            assertThat(next(feed)).as("not cut off, and nothing about strangers before the message")
+                    .satisfies(signal -> assertThat(text(signal)).isEqualTo("2 after the flood"));
+            assertThat(feed.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void co_members_comings_and_goings_are_folded_into_one_diff_a_second_each_in_its_latest_state()
+            throws Exception {
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(nextMessage(feed)).isEqualTo("1 hi");
+            presence(alice, true);
+            assertThat(next(feed)).as("the first diff goes out at once")
+                    .isEqualTo(new LiveSignal.Presence(Set.of(alice), Set.of()));
+
+            for (int i = 0; i < 50; i++) {
+                presence(alice, i % 2 == 0);
+                presence(carol, i % 2 == 1);
+            }
+            send(lunch, alice, "within the second");
+            assertThat(text(next(feed))).as("the diff waits while the clock has not moved a second")
+                    .isEqualTo("2 within the second");
+
+            clock.advance(PresenceFold.INTERVAL);
+            assertThat(next(feed)).as("alice went offline last, carol online")
+                    .isEqualTo(new LiveSignal.Presence(Set.of(carol), Set.of(alice)));
+            send(lunch, alice, "after the diff");
+            assertThat(text(next(feed))).as("one diff for all of it").isEqualTo("3 after the diff");
+        }
+    }
+
+    @Test
+    void a_diff_falls_due_while_the_reader_waits_and_wakes_it() throws Exception {
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(nextMessage(feed)).isEqualTo("1 hi");
+            presence(alice, true);
+            assertThat(next(feed)).isEqualTo(new LiveSignal.Presence(Set.of(alice), Set.of()));
+
+            presence(carol, true);
+            assertThat(feed.next(Duration.ofMillis(50))).as("not due on the test's clock").isEmpty();
+            clock.advance(PresenceFold.INTERVAL);
+
+            assertThat(next(feed)).isEqualTo(new LiveSignal.Presence(Set.of(carol), Set.of()));
+        }
+    }
+
+    @Test
+    void someone_who_joins_one_of_my_chats_is_heard_of_and_someone_who_leaves_is_not() throws Exception {
+        UserId dave = user();
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(nextMessage(feed)).isEqualTo("1 hi");
+            presence(dave, true);
+            chatService.join(new JoinChat.Command(lunch, alice, dave));
+            send(lunch, alice, "dave is here");
+            assertThat(text(next(feed))).as("dave was a stranger then").isEqualTo("2 dave is here");
+
+            presence(dave, false);
+            assertThat(next(feed)).isEqualTo(new LiveSignal.Presence(Set.of(), Set.of(dave)));
+
+            chatService.leave(new LeaveChat.Command(lunch, dave));
+            send(lunch, alice, "dave has gone");
+            assertThat(text(next(feed))).isEqualTo("3 dave has gone");
+            clock.advance(PresenceFold.INTERVAL);
+            presence(dave, true);
+            send(lunch, alice, "nothing of dave");
+            assertThat(text(next(feed))).as("a stranger again").isEqualTo("4 nothing of dave");
+        }
+    }
+
+    @Test
+    void a_chat_i_join_makes_its_members_co_members_and_one_i_leave_stops_it() throws Exception {
+        UserId erin = user();
+        ChatId team = create(erin, Set.of(), "team");
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(nextMessage(feed)).isEqualTo("1 hi");
+            chatService.join(new JoinChat.Command(team, erin, bob));
+            send(team, erin, "welcome bob");
+            assertThat(nextMessage(feed)).isEqualTo("2 welcome bob");
+
+            presence(erin, true);
+            assertThat(next(feed)).isEqualTo(new LiveSignal.Presence(Set.of(erin), Set.of()));
+
+            chatService.leave(new LeaveChat.Command(team, bob));
+            send(lunch, alice, "bob left the team");
+            assertThat(nextMessage(feed)).isEqualTo("2 bob left the team");
+            clock.advance(PresenceFold.INTERVAL);
+            presence(erin, false);
+            send(lunch, alice, "nothing of erin");
+            assertThat(text(next(feed))).isEqualTo("3 nothing of erin");
+        }
+    }
+
+    private void presence(UserId user, boolean online) {
+        channels.publish(Channel.PRESENCE, new PresenceChanged(user, online, clock.instant()));
+    }
+
+    private ChatId create(UserId creator, Set<UserId> others, String text) {
+        return chatService.create(new CreateChat.Command(creator, others, Optional.empty(), text)).chat();
+    }
+
+    private void send(ChatId chat, UserId sender, String text) {
+        chatService.send(new SendMessage.Command(chat, sender, text));
+    }
+
+    private static LiveSignal next(LiveFeed feed) throws InterruptedException {
+        return feed.next(WAIT).orElseThrow(() -> new AssertionError("no signal within " + WAIT));
+    }
+
+    /** The next message as "id text", passing over presence diffs. */
+    private static String nextMessage(LiveFeed feed) throws InterruptedException {
+        List<LiveSignal> passed = new ArrayList<>();
+        while (true) {
+            LiveSignal signal = next(feed);
+            if (signal instanceof LiveSignal.Event(var channel, LiveEvent.MessagePosted posted)) {
+                return posted.message().id() + " " + posted.message().body();
+            }
+            assertThat(signal).as("only presence comes between messages, after " + passed)
+                    .isInstanceOf(LiveSignal.Presence.class);
+            passed.add(signal);
+        }
+    }
+
+    private static String text(LiveSignal signal) {
+        if (signal instanceof LiveSignal.Event(var channel, LiveEvent.MessagePosted posted)) {
+            return posted.message().id() + " " + posted.message().body();
+        }
+        throw new AssertionError("expected a message, got " + signal);
+    }
+
+    private static UserId user() {
+        return UserId.of("u-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+}
