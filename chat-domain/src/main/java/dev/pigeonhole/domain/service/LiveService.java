@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.LiveFeed;
@@ -26,23 +27,44 @@ public final class LiveService implements SubscribeToLiveEvents {
 
     private final SubscriptionMultiplexer multiplexer;
     private final Chats chats;
+    private final LiveCatchUps catchUps;
 
-    public LiveService(SubscriptionMultiplexer multiplexer, Chats chats) {
+    public LiveService(SubscriptionMultiplexer multiplexer, Chats chats, LiveCatchUps catchUps) {
         this.multiplexer = Objects.requireNonNull(multiplexer, "multiplexer");
         this.chats = Objects.requireNonNull(chats, "chats");
+        this.catchUps = Objects.requireNonNull(catchUps, "catchUps");
+    }
+
+    public LiveService(SubscriptionMultiplexer multiplexer, Chats chats) {
+        this(multiplexer, chats, LiveCatchUps.defaults());
     }
 
     @Override
     public LiveFeed subscribe(UserId user, LiveFeed.Received received) {
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(received, "received");
-        Set<ChatId> following = chats.chatsOf(user).stream().map(ChatSummary::chat).collect(Collectors.toSet());
+        Set<ChatId> following = chatsOf(user);
         List<Topic> topics = new ArrayList<>();
         topics.add(Channel.PRESENCE);
         topics.add(Channel.MEMBERSHIPS);
-        following.forEach(chat -> topics.add(Channel.ofChat(chat)));
+        if (following != null) {
+            following.forEach(chat -> topics.add(Channel.ofChat(chat)));
+        }
         LocalSubscription subscription = multiplexer.subscribe(topics, aboutOthersMembership(user).negate());
-        return new UserFeed(user, chats, subscription, following, received);
+        return new UserFeed(user, chats, catchUps, subscription, following, received);
+    }
+
+    /**
+     * Null if the store does not answer, or its turn does not come: a feed can start without them,
+     * and follows them once the store answers.
+     */
+    private Set<ChatId> chatsOf(UserId user) {
+        try {
+            return catchUps.inTurn(() -> chats.chatsOf(user).stream().map(ChatSummary::chat).collect(Collectors.toSet()))
+                    .orElse(null);
+        } catch (StoreUnavailableException e) {
+            return null;
+        }
     }
 
     /**

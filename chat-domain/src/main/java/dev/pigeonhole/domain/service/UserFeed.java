@@ -32,6 +32,10 @@ import java.util.stream.Collectors;
  * user's view of its chats. Everything but {@link #follow} runs on the one thread that reads the
  * feed, so the catch-up, the membership changes and the repeat check need no lock, and the store
  * is never called from the multiplexer's delivery thread.
+ *
+ * <p>Its store reads wait their turn ({@link LiveCatchUps}), and none of them ends the feed when
+ * the store does not answer: a catch-up that could not be read becomes a resync, and chats
+ * followed are settled again on a later signal.
  */
 final class UserFeed implements LiveFeed {
 
@@ -40,6 +44,7 @@ final class UserFeed implements LiveFeed {
 
     private final UserId user;
     private final Chats chats;
+    private final LiveCatchUps catchUps;
     private final LocalSubscription subscription;
     /** Handed out before anything from the subscription: catch-up messages, in order. */
     private final Queue<LiveSignal> caughtUp = new ArrayDeque<>();
@@ -49,13 +54,26 @@ final class UserFeed implements LiveFeed {
     private boolean membershipsInDoubt;
     /** The chats followed from the start, caught up on the first read; null once that is done. */
     private Set<ChatId> toCatchUp;
+    /** The signal handed out last came from {@link #caughtUp}. */
+    private boolean lastFromCatchUp;
 
-    UserFeed(UserId user, Chats chats, LocalSubscription subscription, Set<ChatId> following, Received received) {
+    /**
+     * @param following the user's chats, already subscribed; null if the store did not say, and
+     *                  then the feed starts with a resync and follows them once the store answers
+     */
+    UserFeed(UserId user, Chats chats, LiveCatchUps catchUps, LocalSubscription subscription, Set<ChatId> following,
+             Received received) {
         this.user = user;
         this.chats = chats;
+        this.catchUps = catchUps;
         this.subscription = subscription;
-        this.toCatchUp = Set.copyOf(following);
         this.highestIds.putAll(received.highestIds());
+        if (following != null) {
+            this.toCatchUp = Set.copyOf(following);
+        } else {
+            this.membershipsInDoubt = true;
+            this.caughtUp.add(new LiveSignal.Resync());
+        }
     }
 
     @Override
@@ -69,6 +87,7 @@ final class UserFeed implements LiveFeed {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             LiveSignal signal = subscription.isOpen() ? caughtUp.poll() : null;
+            boolean fromCatchUp = signal != null;
             if (signal == null) {
                 Optional<LiveSignal> arrived = subscription.next(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
                 if (arrived.isEmpty()) {
@@ -76,10 +95,22 @@ final class UserFeed implements LiveFeed {
                 }
                 signal = arrived.get();
             }
-            if (handOut(signal)) {
+            if (handOut(signal, fromCatchUp)) {
+                lastFromCatchUp = fromCatchUp;
                 return Optional.of(signal);
             }
         }
+    }
+
+    @Override
+    public boolean resyncInsteadOfCatchUp() {
+        if (!lastFromCatchUp) {
+            return false;
+        }
+        caughtUp.clear();
+        caughtUp.add(new LiveSignal.Resync());
+        lastFromCatchUp = false;
+        return true;
     }
 
     @Override
@@ -110,13 +141,15 @@ final class UserFeed implements LiveFeed {
     }
 
     /** False for what the feed keeps to itself: a repeat, or a membership change it acts on. */
-    private boolean handOut(LiveSignal signal) {
-        if (signal instanceof LiveSignal.Resync) {
+    private boolean handOut(LiveSignal signal, boolean fromCatchUp) {
+        if (signal instanceof LiveSignal.Resync && !fromCatchUp) {
             // A membership change may be among what was missed: follow what the store says now.
             membershipsInDoubt = true;
         }
-        if (membershipsInDoubt && !(signal instanceof LiveSignal.Closed)) {
-            settleMemberships();
+        if (membershipsInDoubt && !(signal instanceof LiveSignal.Closed)
+                && settleMemberships() && !(signal instanceof LiveSignal.Resync)) {
+            // Chats followed only now may have had messages meanwhile: the client pulls them.
+            caughtUp.add(new LiveSignal.Resync());
         }
         return switch (signal) {
             case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) -> firstTime(posted.chat(), posted.message());
@@ -160,27 +193,37 @@ final class UserFeed implements LiveFeed {
             highestIds.remove(chat);
             return;
         }
-        if (!isMember(chat)) {
-            return; // left again before this was read
+        try {
+            if (!isMember(chat)) {
+                return; // left again before this was read
+            }
+            subscription.add(Channel.ofChat(chat));
+        } catch (StoreUnavailableException e) {
+            // Settled against the store on a later signal; meanwhile the client pulls.
+            membershipsInDoubt = true;
+            caughtUp.add(new LiveSignal.Resync());
+            return;
         }
-        subscription.add(Channel.ofChat(chat));
         catchUp(chat::equals, false);
     }
 
     /**
-     * The store may not answer yet when the subscription is back (a restarted Redis): then the
-     * next event tries again, rather than ending a feed the client is about to resync anyway.
+     * The store may not answer yet when the subscription is back (a restarted Redis), or it is
+     * busy with other feeds' catch-ups: then the next event tries again, rather than ending a feed
+     * the client is about to resync anyway. True if the feed now follows a chat it did not.
      */
-    private void settleMemberships() {
+    private boolean settleMemberships() {
         try {
-            followWhatTheStoreSays();
-            membershipsInDoubt = false;
+            Optional<Boolean> followedMore = catchUps.inTurn(this::followWhatTheStoreSays);
+            membershipsInDoubt = followedMore.isEmpty();
+            return followedMore.orElse(false);
         } catch (StoreUnavailableException stillDown) {
-            // Still in doubt; the next signal tries again.
+            return false; // still in doubt; the next signal tries again
         }
     }
 
-    private void followWhatTheStoreSays() {
+    /** True if it started following a chat. */
+    private boolean followWhatTheStoreSays() {
         Set<ChatId> member = chats.chatsOf(user).stream().map(ChatSummary::chat).collect(Collectors.toSet());
         Set<ChatId> following = new HashSet<>();
         for (Topic topic : subscription.topics()) {
@@ -188,19 +231,32 @@ final class UserFeed implements LiveFeed {
                 channel.chat().ifPresent(following::add);
             }
         }
-        member.stream().filter(chat -> !following.contains(chat)).forEach(chat -> subscription.add(Channel.ofChat(chat)));
+        List<ChatId> joined = member.stream().filter(chat -> !following.contains(chat)).toList();
+        joined.forEach(chat -> subscription.add(Channel.ofChat(chat)));
         following.stream().filter(chat -> !member.contains(chat)).forEach(chat -> {
             subscription.remove(Channel.ofChat(chat));
             highestIds.remove(chat);
         });
+        return !joined.isEmpty();
     }
 
     /**
      * Queues what is pending in the chats {@code which} accepts, oldest first in each. A chat with
-     * more unread than one read returns is followed by a resync: the client must pull the rest.
+     * more unread than one read returns is followed by a resync: the client must pull the rest. So
+     * is a read that did not get its turn or that the store did not answer.
      */
     private void catchUp(Predicate<ChatId> which, boolean forgetOthers) {
-        List<PendingChat> pending = chats.pending(user, CATCH_UP_PER_CHAT);
+        Optional<List<PendingChat>> read;
+        try {
+            read = catchUps.inTurn(() -> chats.pending(user, CATCH_UP_PER_CHAT));
+        } catch (StoreUnavailableException e) {
+            read = Optional.empty();
+        }
+        if (read.isEmpty()) {
+            caughtUp.add(new LiveSignal.Resync());
+            return;
+        }
+        List<PendingChat> pending = read.get();
         if (forgetOthers) {
             // What a resuming client says of chats the user is not in means nothing here.
             Set<ChatId> mine = pending.stream().map(PendingChat::chat).collect(Collectors.toSet());
