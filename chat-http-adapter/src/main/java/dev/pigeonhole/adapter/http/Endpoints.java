@@ -118,7 +118,8 @@ final class Endpoints {
         try {
             presence.touch(caller);
         } catch (StoreUnavailableException e) {
-            LOG.warn("sign of life of {} not recorded: {}", caller, e.getMessage());
+            // Debug only: in a storm of reconnects this would be one line per client, and /health tells already.
+            LOG.debug("sign of life of {} not recorded: {}", caller, e.getMessage());
         }
         return caller;
     }
