@@ -41,16 +41,11 @@ public final class LiveCatchUps {
     }
 
     /**
-     * What {@code read} answers, read in turn; empty if the turn did not come within the wait (or
-     * the thread was interrupted, which stays set). A store failure goes to the caller.
+     * What {@code read} answers, read in turn; empty if the turn did not come within the wait. A
+     * store failure goes to the caller.
      */
-    <T> Optional<T> inTurn(Supplier<T> read) {
-        try {
-            if (!turns.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS)) {
-                return Optional.empty();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    <T> Optional<T> inTurn(Supplier<T> read) throws InterruptedException {
+        if (!turns.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS)) {
             return Optional.empty();
         }
         try {

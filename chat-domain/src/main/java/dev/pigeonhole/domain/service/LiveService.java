@@ -55,13 +55,12 @@ public final class LiveService implements SubscribeToLiveEvents {
     }
 
     /**
-     * Null if the store does not answer, or its turn does not come: a feed can start without them,
-     * and follows them once the store answers.
+     * Null if the store does not answer: a feed can start without them, and follows them once the
+     * store answers. One read, on the caller's thread; the catch-up after it waits its turn.
      */
     private Set<ChatId> chatsOf(UserId user) {
         try {
-            return catchUps.inTurn(() -> chats.chatsOf(user).stream().map(ChatSummary::chat).collect(Collectors.toSet()))
-                    .orElse(null);
+            return chats.chatsOf(user).stream().map(ChatSummary::chat).collect(Collectors.toSet());
         } catch (StoreUnavailableException e) {
             return null;
         }

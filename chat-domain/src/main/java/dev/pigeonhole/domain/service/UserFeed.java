@@ -141,7 +141,7 @@ final class UserFeed implements LiveFeed {
     }
 
     /** False for what the feed keeps to itself: a repeat, or a membership change it acts on. */
-    private boolean handOut(LiveSignal signal, boolean fromCatchUp) {
+    private boolean handOut(LiveSignal signal, boolean fromCatchUp) throws InterruptedException {
         if (signal instanceof LiveSignal.Resync && !fromCatchUp) {
             // A membership change may be among what was missed: follow what the store says now.
             membershipsInDoubt = true;
@@ -186,7 +186,7 @@ final class UserFeed implements LiveFeed {
      * A chat this user joined, opened or was added to, through any server: its events from now
      * on, then what is pending in it already. A chat it left: nothing more of it.
      */
-    private void membershipChanged(LiveEvent.MembershipChanged changed) {
+    private void membershipChanged(LiveEvent.MembershipChanged changed) throws InterruptedException {
         ChatId chat = changed.chat();
         if (!changed.member()) {
             subscription.remove(Channel.ofChat(chat));
@@ -212,7 +212,7 @@ final class UserFeed implements LiveFeed {
      * busy with other feeds' catch-ups: then the next event tries again, rather than ending a feed
      * the client is about to resync anyway. True if the feed now follows a chat it did not.
      */
-    private boolean settleMemberships() {
+    private boolean settleMemberships() throws InterruptedException {
         try {
             Optional<Boolean> followedMore = catchUps.inTurn(this::followWhatTheStoreSays);
             membershipsInDoubt = followedMore.isEmpty();
@@ -245,7 +245,7 @@ final class UserFeed implements LiveFeed {
      * more unread than one read returns is followed by a resync: the client must pull the rest. So
      * is a read that did not get its turn or that the store did not answer.
      */
-    private void catchUp(Predicate<ChatId> which, boolean forgetOthers) {
+    private void catchUp(Predicate<ChatId> which, boolean forgetOthers) throws InterruptedException {
         Optional<List<PendingChat>> read;
         try {
             read = catchUps.inTurn(() -> chats.pending(user, CATCH_UP_PER_CHAT));

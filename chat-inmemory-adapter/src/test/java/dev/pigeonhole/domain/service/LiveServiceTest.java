@@ -184,11 +184,17 @@ class LiveServiceTest {
         try (LiveFeed feed = live.subscribe(bob)) {
             CountDownLatch holding = new CountDownLatch(1);
             CountDownLatch done = new CountDownLatch(1);
-            Thread.ofVirtual().start(() -> oneAtATime.inTurn(() -> {
-                holding.countDown();
-                await().atMost(WAIT).until(() -> done.getCount() == 0);
-                return null;
-            }));
+            Thread.ofVirtual().start(() -> {
+                try {
+                    oneAtATime.inTurn(() -> {
+                        holding.countDown();
+                        await().atMost(WAIT).until(() -> done.getCount() == 0);
+                        return null;
+                    });
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
             assertThat(holding.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("another feed's catch-up holds the turn").isTrue();
             assertThat(feed.next(WAIT)).as("instead of the catch-up").contains(new LiveSignal.Resync());
             done.countDown();
