@@ -2,6 +2,7 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.port.in.ListOnlineUsers;
+import dev.pigeonhole.domain.service.LiveCatchUps;
 import dev.pigeonhole.domain.service.PresenceService;
 import dev.pigeonhole.domain.service.SubscriptionMultiplexer;
 
@@ -11,9 +12,12 @@ import java.util.Objects;
 /**
  * Everything the composition root needs to know, already validated. Defaults are the values
  * docs/DESIGN.md §3 promises, so {@code AppConfig.defaults()} runs a complete in-memory system.
+ *
+ * @param liveCatchUps how many live feeds may read the store for a catch-up at once; on Redis,
+ *                     fewer than the pool's connections, which ordinary requests need too
  */
 public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow, int liveQueueCapacity,
-                        RedisConfig redis) {
+                        RedisConfig redis, int liveCatchUps) {
 
     public AppConfig {
         Objects.requireNonNull(store, "store");
@@ -23,23 +27,34 @@ public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow,
         if (liveQueueCapacity < 1) {
             throw new IllegalArgumentException("liveQueueCapacity must be at least 1, not " + liveQueueCapacity);
         }
+        if (liveCatchUps < 1) {
+            throw new IllegalArgumentException("live catch-ups must be at least 1, not " + liveCatchUps);
+        }
+        if (store == StoreKind.REDIS && liveCatchUps >= redis.poolSize()) {
+            throw new IllegalArgumentException("live catch-ups (" + liveCatchUps + ") must stay below the Redis pool size ("
+                    + redis.poolSize() + "), or a storm of reconnects leaves no connection for requests");
+        }
     }
 
     public static AppConfig defaults() {
         return new AppConfig(StoreKind.MEMORY, Limits.DEFAULTS, PresenceService.DEFAULT_WINDOW,
-                SubscriptionMultiplexer.DEFAULT_QUEUE_CAPACITY, RedisConfig.defaults());
+                SubscriptionMultiplexer.DEFAULT_QUEUE_CAPACITY, RedisConfig.defaults(), LiveCatchUps.DEFAULT_CONCURRENT);
     }
 
     /** Redis as the store, reached and laid out as {@code value} says. */
     public AppConfig withRedis(RedisConfig value) {
-        return new AppConfig(StoreKind.REDIS, limits, presenceWindow, liveQueueCapacity, value);
+        return new AppConfig(StoreKind.REDIS, limits, presenceWindow, liveQueueCapacity, value, liveCatchUps);
     }
 
     public AppConfig withLimits(Limits value) {
-        return new AppConfig(store, value, presenceWindow, liveQueueCapacity, redis);
+        return new AppConfig(store, value, presenceWindow, liveQueueCapacity, redis, liveCatchUps);
     }
 
     public AppConfig withPresenceWindow(Duration value) {
-        return new AppConfig(store, limits, value, liveQueueCapacity, redis);
+        return new AppConfig(store, limits, value, liveQueueCapacity, redis, liveCatchUps);
+    }
+
+    public AppConfig withLiveCatchUps(int value) {
+        return new AppConfig(store, limits, presenceWindow, liveQueueCapacity, redis, value);
     }
 }

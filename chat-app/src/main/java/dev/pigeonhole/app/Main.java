@@ -98,6 +98,11 @@ public final class Main implements Runnable {
                 description = "put in front of every Redis key and channel (env PIGEONHOLE_KEY_PREFIX)")
         String prefix;
 
+        @Option(names = "--redis-pool-size", defaultValue = "${env:PIGEONHOLE_REDIS_POOL_SIZE:-128}",
+                description = "most connections Jedis opens to each Redis node; Lettuce shares one "
+                        + "(env PIGEONHOLE_REDIS_POOL_SIZE; default: ${DEFAULT-VALUE})")
+        int poolSize;
+
         AppConfig config() {
             AppConfig defaults = AppConfig.defaults();
             if (store == StoreKind.MEMORY) {
@@ -110,7 +115,8 @@ public final class Main implements Runnable {
                     .withClient(client)
                     .withEndpoint(endpoint)
                     .withLayout(layout)
-                    .withKeyPrefix(prefix));
+                    .withKeyPrefix(prefix)
+                    .withPoolSize(poolSize));
         }
 
         String describe() {

@@ -31,6 +31,7 @@ import dev.pigeonhole.domain.port.in.SubscribeToLiveEvents;
 import dev.pigeonhole.domain.port.in.TakeDirectMessages;
 import dev.pigeonhole.domain.port.in.TouchPresence;
 import dev.pigeonhole.domain.service.ChatService;
+import dev.pigeonhole.domain.service.LiveCatchUps;
 import dev.pigeonhole.domain.service.LiveService;
 import dev.pigeonhole.domain.service.MailboxService;
 import dev.pigeonhole.domain.service.PresenceService;
@@ -59,7 +60,8 @@ public final class Pigeonhole implements AutoCloseable {
         this.mailboxes = new MailboxService(ports.mailboxes(), config.limits(), clock);
         this.presence = new PresenceService(ports.presence(), ports.chats(), ports.channels(), ports.lock(),
                 config.presenceWindow(), clock);
-        this.live = new LiveService(multiplexer, ports.chats(), clock);
+        this.live = new LiveService(multiplexer, ports.chats(), clock,
+                new LiveCatchUps(config.liveCatchUps(), LiveCatchUps.DEFAULT_WAIT));
     }
 
     public static Pigeonhole start(AppConfig config, InstantSource clock) {

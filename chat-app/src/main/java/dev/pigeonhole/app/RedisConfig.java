@@ -17,9 +17,10 @@ import java.util.Objects;
  * @param patternsOnCluster on a cluster, also publish classic PUBLISH so pattern subscribers hear chat
  *                          events; off saves a cluster-wide broadcast per message when nothing
  *                          subscribes to patterns
+ * @param poolSize          the most connections Jedis opens per node (Lettuce shares one)
  */
 public record RedisConfig(Client client, RedisSettings.Endpoint endpoint, Layout layout, String keyPrefix,
-                          Duration connectTimeout, Duration commandTimeout, boolean patternsOnCluster) {
+                          Duration connectTimeout, Duration commandTimeout, boolean patternsOnCluster, int poolSize) {
 
     public enum Client { JEDIS, LETTUCE }
 
@@ -32,40 +33,47 @@ public record RedisConfig(Client client, RedisSettings.Endpoint endpoint, Layout
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(commandTimeout, "commandTimeout");
+        if (poolSize < 1) {
+            throw new IllegalArgumentException("the Redis pool size must be at least 1, not " + poolSize);
+        }
         if (layout == Layout.BOOK && endpoint instanceof RedisSettings.Cluster) {
             throw new IllegalArgumentException("the book key layout is for a single Redis node; use the tagged layout "
                     + "with a cluster");
         }
     }
 
-    /** Lettuce, a local Redis on its default port, the tagged layout, no prefix, 2 s timeouts. */
+    /** Lettuce, a local Redis on its default port, the tagged layout, no prefix, 2 s timeouts, 128 pooled. */
     public static RedisConfig defaults() {
         return new RedisConfig(Client.LETTUCE, RedisSettings.Endpoint.single("redis://127.0.0.1:6379"), Layout.TAGGED,
-                "", RedisSettings.DEFAULT_TIMEOUT, RedisSettings.DEFAULT_TIMEOUT, true);
+                "", RedisSettings.DEFAULT_TIMEOUT, RedisSettings.DEFAULT_TIMEOUT, true, RedisSettings.DEFAULT_POOL_SIZE);
     }
 
     public RedisConfig withClient(Client value) {
-        return new RedisConfig(value, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster);
+        return new RedisConfig(value, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster, poolSize);
     }
 
     public RedisConfig withEndpoint(RedisSettings.Endpoint value) {
-        return new RedisConfig(client, value, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster);
+        return new RedisConfig(client, value, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster, poolSize);
     }
 
     public RedisConfig withLayout(Layout value) {
-        return new RedisConfig(client, endpoint, value, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster);
+        return new RedisConfig(client, endpoint, value, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster, poolSize);
     }
 
     public RedisConfig withKeyPrefix(String value) {
-        return new RedisConfig(client, endpoint, layout, value, connectTimeout, commandTimeout, patternsOnCluster);
+        return new RedisConfig(client, endpoint, layout, value, connectTimeout, commandTimeout, patternsOnCluster, poolSize);
     }
 
     public RedisConfig withTimeouts(Duration connect, Duration command) {
-        return new RedisConfig(client, endpoint, layout, keyPrefix, connect, command, patternsOnCluster);
+        return new RedisConfig(client, endpoint, layout, keyPrefix, connect, command, patternsOnCluster, poolSize);
+    }
+
+    public RedisConfig withPoolSize(int value) {
+        return new RedisConfig(client, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster, value);
     }
 
     /** The client settings; the process's connections show up in CLIENT LIST under this name. */
     RedisSettings settings() {
-        return new RedisSettings(endpoint, connectTimeout, commandTimeout, "pigeonhole");
+        return new RedisSettings(endpoint, connectTimeout, commandTimeout, "pigeonhole", poolSize);
     }
 }

@@ -57,6 +57,22 @@ final class ServeCommand implements Callable<Integer> {
             description = "largest request body accepted (env PIGEONHOLE_MAX_REQUEST_BYTES; default: ${DEFAULT-VALUE})")
     int maxRequestBytes;
 
+    @Option(names = "--max-live-connections", defaultValue = "${env:PIGEONHOLE_MAX_LIVE_CONNECTIONS:-10}",
+            description = "live connections (WebSocket and event stream) one user may hold on this server; one more "
+                    + "is refused with 429 (env PIGEONHOLE_MAX_LIVE_CONNECTIONS; default: ${DEFAULT-VALUE})")
+    int maxLiveConnections;
+
+    @Option(names = "--max-unsent-bytes", defaultValue = "${env:PIGEONHOLE_MAX_UNSENT_BYTES:-1048576}",
+            description = "bytes a live connection may have waiting to be written before its client is cut off as "
+                    + "slow (env PIGEONHOLE_MAX_UNSENT_BYTES; default: ${DEFAULT-VALUE})")
+    int maxUnsentBytes;
+
+    @Option(names = "--live-catch-ups", defaultValue = "${env:PIGEONHOLE_LIVE_CATCH_UPS:-16}",
+            description = "live connections that may read the store for their catch-up at once; others wait up to "
+                    + "5 s, then get resync; below --redis-pool-size (env PIGEONHOLE_LIVE_CATCH_UPS; "
+                    + "default: ${DEFAULT-VALUE})")
+    int liveCatchUps;
+
     @Option(names = "--jwt-secret", defaultValue = "${env:PIGEONHOLE_JWT_SECRET}",
             description = "HS256 signing secret shared by every instance, at least 32 bytes; turns dev login off "
                     + "unless --dev-login says otherwise (env PIGEONHOLE_JWT_SECRET)")
@@ -76,10 +92,12 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         AppConfig app = store.config()
                 .withLimits(new Limits(maxMessageLength, maxMembers, maxRetained, mailboxCapacity))
-                .withPresenceWindow(presenceWindow);
+                .withPresenceWindow(presenceWindow)
+                .withLiveCatchUps(liveCatchUps);
         ServerConfig defaults = ServerConfig.defaults();
         ServerConfig config = new ServerConfig(host, port, Optional.ofNullable(jwtSecret).filter(s -> !s.isEmpty()),
-                Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance());
+                Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,
+                maxUnsentBytes);
 
         Server server = Server.start(app, config, InstantSource.system());
         CountDownLatch stopped = new CountDownLatch(1);

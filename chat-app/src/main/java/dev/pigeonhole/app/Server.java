@@ -61,7 +61,8 @@ public final class Server implements AutoCloseable {
                     ? new StoreHealth.Status(true, storeKind, "answering")
                     : new StoreHealth.Status(false, storeKind, "not answering");
             HttpSettings settings = new HttpSettings(server.devLoginOn(), server.maxRequestBytes(),
-                    HttpSettings.DEFAULT_STOP_TIMEOUT);
+                    HttpSettings.DEFAULT_STOP_TIMEOUT, HttpSettings.DEFAULT_LIVE_IDLE_TIMEOUT, server.maxLiveConnections(),
+                    server.maxUnsentBytes());
             ChatHttpServer http = new ChatHttpServer(useCases(app), settings, tokens, health, registry,
                     app::upstreamSubscriptions).start(server.host(), server.port());
             ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(

@@ -13,9 +13,12 @@ import java.util.Optional;
  * @param jwtSecret   the HS256 secret every instance shares; without one, each process makes up its own
  * @param devLogin    sign in by name alone; empty means the default: on exactly when there is no secret
  * @param maintenance how often an instance tries to take the maintenance lease and prune presence
+ * @param maxLiveConnections live connections one user may hold open on this instance
+ * @param maxUnsentBytes     bytes of frames a live connection may have waiting to be written
  */
 public record ServerConfig(String host, int port, Optional<String> jwtSecret, Optional<Boolean> devLogin,
-                           Duration tokenLifetime, int maxRequestBytes, Duration maintenance) {
+                           Duration tokenLifetime, int maxRequestBytes, Duration maintenance, int maxLiveConnections,
+                           int maxUnsentBytes) {
 
     public static final int DEFAULT_PORT = 8080;
 
@@ -41,12 +44,20 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
         if (maintenance.isNegative() || maintenance.isZero()) {
             throw new IllegalArgumentException("the maintenance interval must be positive, not " + maintenance);
         }
+        if (maxLiveConnections < 1) {
+            throw new IllegalArgumentException("live connections per user must be at least 1, not " + maxLiveConnections);
+        }
+        if (maxUnsentBytes < 1024) {
+            throw new IllegalArgumentException("the unsent bytes per live connection must be at least 1024, not "
+                    + maxUnsentBytes);
+        }
     }
 
     /** Loopback on 8080, dev login on, a secret made up per process: a laptop's server. */
     public static ServerConfig defaults() {
         return new ServerConfig("127.0.0.1", DEFAULT_PORT, Optional.empty(), Optional.empty(), Tokens.DEFAULT_LIFETIME,
-                HttpSettings.DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30));
+                HttpSettings.DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30), HttpSettings.DEFAULT_MAX_LIVE_CONNECTIONS,
+                HttpSettings.DEFAULT_MAX_UNSENT_BYTES);
     }
 
     public boolean devLoginOn() {
@@ -54,18 +65,26 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
     }
 
     public ServerConfig withPort(int value) {
-        return new ServerConfig(host, value, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance);
+        return new ServerConfig(host, value, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
+                maxUnsentBytes);
     }
 
     public ServerConfig withJwtSecret(String value) {
-        return new ServerConfig(host, port, Optional.of(value), devLogin, tokenLifetime, maxRequestBytes, maintenance);
+        return new ServerConfig(host, port, Optional.of(value), devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
+                maxUnsentBytes);
     }
 
     public ServerConfig withDevLogin(boolean value) {
-        return new ServerConfig(host, port, jwtSecret, Optional.of(value), tokenLifetime, maxRequestBytes, maintenance);
+        return new ServerConfig(host, port, jwtSecret, Optional.of(value), tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
+                maxUnsentBytes);
+    }
+
+    public ServerConfig withMaxLiveConnections(int value) {
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, value,
+                maxUnsentBytes);
     }
 
     public ServerConfig withMaintenance(Duration value) {
-        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value);
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value, maxLiveConnections, maxUnsentBytes);
     }
 }

@@ -22,8 +22,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A client that stops reading must not hold up the others or grow the server's memory: once
- * more than {@code LiveSocket.MAX_UNSENT_FRAMES} frames wait for it, the server cuts it off as
- * slow, while the rest of the chat goes on receiving everything, once.
+ * more than its bound of unsent bytes wait for it ({@code HttpSettings.maxUnsentBytes}), the
+ * server cuts it off as slow, while the rest of the chat goes on receiving everything, once.
  */
 class LiveOnSlowClientTest {
 

@@ -3,6 +3,7 @@ package dev.pigeonhole.domain.service;
 import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.LiveFeed;
@@ -26,12 +27,21 @@ public final class LiveService implements SubscribeToLiveEvents {
     private final SubscriptionMultiplexer multiplexer;
     private final Chats chats;
     private final InstantSource clock;
+    private final LiveCatchUps catchUps;
 
-    /** @param clock paces each feed's presence diffs */
-    public LiveService(SubscriptionMultiplexer multiplexer, Chats chats, InstantSource clock) {
+    /**
+     * @param clock    paces each feed's presence diffs
+     * @param catchUps how many feeds read the store for a catch-up at once
+     */
+    public LiveService(SubscriptionMultiplexer multiplexer, Chats chats, InstantSource clock, LiveCatchUps catchUps) {
         this.multiplexer = Objects.requireNonNull(multiplexer, "multiplexer");
         this.chats = Objects.requireNonNull(chats, "chats");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.catchUps = Objects.requireNonNull(catchUps, "catchUps");
+    }
+
+    public LiveService(SubscriptionMultiplexer multiplexer, Chats chats, InstantSource clock) {
+        this(multiplexer, chats, clock, LiveCatchUps.defaults());
     }
 
     /**
@@ -42,14 +52,29 @@ public final class LiveService implements SubscribeToLiveEvents {
     public LiveFeed subscribe(UserId user, LiveFeed.Received received) {
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(received, "received");
-        List<ChatSummary> mine = chats.chatsOf(user);
-        Set<ChatId> following = mine.stream().map(ChatSummary::chat).collect(Collectors.toSet());
+        List<ChatSummary> mine = chatsOf(user);
+        Set<ChatId> following = mine == null ? null
+                : mine.stream().map(ChatSummary::chat).collect(Collectors.toSet());
         List<Topic> topics = new ArrayList<>();
         topics.add(Channel.PRESENCE);
         topics.add(Channel.ofUser(user));
-        following.forEach(chat -> topics.add(Channel.ofChat(chat)));
-        PresenceFold presence = new PresenceFold(user, mine, clock);
+        if (following != null) {
+            following.forEach(chat -> topics.add(Channel.ofChat(chat)));
+        }
+        PresenceFold presence = new PresenceFold(user, mine == null ? List.of() : mine, clock);
         LocalSubscription subscription = multiplexer.subscribe(topics, presence);
-        return new UserFeed(user, chats, subscription, presence, following, received);
+        return new UserFeed(user, chats, catchUps, subscription, presence, following, received);
+    }
+
+    /**
+     * Null if the store does not answer: a feed can start without them, and follows them once the
+     * store answers. One read, on the caller's thread; the catch-up after it waits its turn.
+     */
+    private List<ChatSummary> chatsOf(UserId user) {
+        try {
+            return chats.chatsOf(user);
+        } catch (StoreUnavailableException e) {
+            return null;
+        }
     }
 }

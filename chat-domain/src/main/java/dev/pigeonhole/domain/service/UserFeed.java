@@ -36,6 +36,9 @@ import java.util.stream.Collectors;
  * <p>Its user's own membership changes come on the user's channel; those of the other members of
  * its chats come on each chat's channel and keep its {@link PresenceFold} knowing whose presence
  * the client may hear of, which it hands out as one diff at most once a second.
+ * <p>Its store reads wait their turn ({@link LiveCatchUps}), and none of them ends the feed when
+ * the store does not answer: a catch-up that could not be read becomes a resync, and chats
+ * followed are settled again on a later signal.
  */
 final class UserFeed implements LiveFeed {
 
@@ -44,6 +47,7 @@ final class UserFeed implements LiveFeed {
 
     private final UserId user;
     private final Chats chats;
+    private final LiveCatchUps catchUps;
     private final LocalSubscription subscription;
     private final PresenceFold presence;
     private final Channel own;
@@ -55,23 +59,35 @@ final class UserFeed implements LiveFeed {
     private boolean membershipsInDoubt;
     /** The chats followed from the start, caught up on the first read; null once that is done. */
     private Set<ChatId> toCatchUp;
+    /** The signal handed out last came from {@link #caughtUp}. */
+    private boolean lastFromCatchUp;
 
-    UserFeed(UserId user, Chats chats, LocalSubscription subscription, PresenceFold presence, Set<ChatId> following,
-             Received received) {
+    /**
+     * @param following the user's chats, already subscribed; null if the store did not say, and
+     *                  then the feed starts with a resync and follows them once the store answers
+     */
+    UserFeed(UserId user, Chats chats, LiveCatchUps catchUps, LocalSubscription subscription, PresenceFold presence,
+             Set<ChatId> following, Received received) {
         this.user = user;
         this.chats = chats;
+        this.catchUps = catchUps;
         this.subscription = subscription;
         this.presence = presence;
         this.own = Channel.ofUser(user);
-        this.toCatchUp = Set.copyOf(following);
         this.highestIds.putAll(received.highestIds());
+        if (following != null) {
+            this.toCatchUp = Set.copyOf(following);
+        } else {
+            this.membershipsInDoubt = true;
+            this.caughtUp.add(new LiveSignal.Resync());
+        }
     }
 
     @Override
     public Optional<LiveSignal> next(Duration timeout) throws InterruptedException {
         if (toCatchUp != null) {
             // Whoever joined the user's chats before their channels were subscribed is in this read.
-            presence.chatsAre(chats.chatsOf(user));
+            knowCoMembers();
             // The subscription is in place already, so anything sent from here on is either in
             // the pending read below or queued behind it; repeats of both are dropped by id.
             catchUp(toCatchUp::contains, true);
@@ -81,9 +97,11 @@ final class UserFeed implements LiveFeed {
         while (true) {
             Optional<LiveSignal.Presence> diff = subscription.isOpen() ? presence.takeIfDue() : Optional.empty();
             if (diff.isPresent()) {
+                lastFromCatchUp = false;
                 return Optional.of(diff.get());
             }
             LiveSignal signal = subscription.isOpen() ? caughtUp.poll() : null;
+            boolean fromCatchUp = signal != null;
             if (signal == null) {
                 long wait = Math.max(0, deadline - System.nanoTime());
                 // A diff that is waiting wakes the reader when it falls due, not at the caller's deadline.
@@ -97,10 +115,22 @@ final class UserFeed implements LiveFeed {
                 }
                 signal = arrived.get();
             }
-            if (handOut(signal)) {
+            if (handOut(signal, fromCatchUp)) {
+                lastFromCatchUp = fromCatchUp;
                 return Optional.of(signal);
             }
         }
+    }
+
+    @Override
+    public boolean resyncInsteadOfCatchUp() {
+        if (!lastFromCatchUp) {
+            return false;
+        }
+        caughtUp.clear();
+        caughtUp.add(new LiveSignal.Resync());
+        lastFromCatchUp = false;
+        return true;
     }
 
     @Override
@@ -134,13 +164,15 @@ final class UserFeed implements LiveFeed {
      * False for what the feed keeps to itself: a repeat, a membership change it acts on, or word
      * that a presence diff is waiting.
      */
-    private boolean handOut(LiveSignal signal) {
-        if (signal instanceof LiveSignal.Resync) {
+    private boolean handOut(LiveSignal signal, boolean fromCatchUp) throws InterruptedException {
+        if (signal instanceof LiveSignal.Resync && !fromCatchUp) {
             // A membership change may be among what was missed: follow what the store says now.
             membershipsInDoubt = true;
         }
-        if (membershipsInDoubt && !(signal instanceof LiveSignal.Closed)) {
-            settleMemberships();
+        if (membershipsInDoubt && !(signal instanceof LiveSignal.Closed)
+                && settleMemberships() && !(signal instanceof LiveSignal.Resync)) {
+            // Chats followed only now may have had messages meanwhile: the client pulls them.
+            caughtUp.add(new LiveSignal.Resync());
         }
         return switch (signal) {
             case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) -> firstTime(posted.chat(), posted.message());
@@ -184,7 +216,7 @@ final class UserFeed implements LiveFeed {
      * on, then what is pending in it already, and its members as co-members. A chat it left:
      * nothing more of it.
      */
-    private void membershipChanged(LiveEvent.MembershipChanged changed) {
+    private void membershipChanged(LiveEvent.MembershipChanged changed) throws InterruptedException {
         ChatId chat = changed.chat();
         Channel channel = Channel.ofChat(chat);
         if (!changed.member()) {
@@ -197,7 +229,15 @@ final class UserFeed implements LiveFeed {
         // nothing of the chat is handed out before the read below says the user is a member.
         boolean wasFollowing = subscription.follows(channel);
         subscription.add(channel);
-        List<ChatSummary> mine = chats.chatsOf(user);
+        List<ChatSummary> mine;
+        try {
+            mine = chats.chatsOf(user);
+        } catch (StoreUnavailableException e) {
+            // Settled against the store on a later signal; meanwhile the client pulls.
+            membershipsInDoubt = true;
+            caughtUp.add(new LiveSignal.Resync());
+            return;
+        }
         if (mine.stream().noneMatch(summary -> summary.chat().equals(chat))) {
             if (!wasFollowing) {
                 subscription.remove(channel); // left again before this was read
@@ -209,19 +249,22 @@ final class UserFeed implements LiveFeed {
     }
 
     /**
-     * The store may not answer yet when the subscription is back (a restarted Redis): then the
-     * next event tries again, rather than ending a feed the client is about to resync anyway.
+     * The store may not answer yet when the subscription is back (a restarted Redis), or it is
+     * busy with other feeds' catch-ups: then the next event tries again, rather than ending a feed
+     * the client is about to resync anyway. True if the feed now follows a chat it did not.
      */
-    private void settleMemberships() {
+    private boolean settleMemberships() throws InterruptedException {
         try {
-            followWhatTheStoreSays();
-            membershipsInDoubt = false;
+            Optional<Boolean> followedMore = catchUps.inTurn(this::followWhatTheStoreSays);
+            membershipsInDoubt = followedMore.isEmpty();
+            return followedMore.orElse(false);
         } catch (StoreUnavailableException stillDown) {
-            // Still in doubt; the next signal tries again.
+            return false; // still in doubt; the next signal tries again
         }
     }
 
-    private void followWhatTheStoreSays() {
+    /** True if it started following a chat. */
+    private boolean followWhatTheStoreSays() {
         List<ChatSummary> mine = chats.chatsOf(user);
         presence.chatsAre(mine);
         Set<ChatId> member = mine.stream().map(ChatSummary::chat).collect(Collectors.toSet());
@@ -231,19 +274,32 @@ final class UserFeed implements LiveFeed {
                 channel.chat().ifPresent(following::add);
             }
         }
-        member.stream().filter(chat -> !following.contains(chat)).forEach(chat -> subscription.add(Channel.ofChat(chat)));
+        List<ChatId> joined = member.stream().filter(chat -> !following.contains(chat)).toList();
+        joined.forEach(chat -> subscription.add(Channel.ofChat(chat)));
         following.stream().filter(chat -> !member.contains(chat)).forEach(chat -> {
             subscription.remove(Channel.ofChat(chat));
             highestIds.remove(chat);
         });
+        return !joined.isEmpty();
     }
 
     /**
      * Queues what is pending in the chats {@code which} accepts, oldest first in each. A chat with
-     * more unread than one read returns is followed by a resync: the client must pull the rest.
+     * more unread than one read returns is followed by a resync: the client must pull the rest. So
+     * is a read that did not get its turn or that the store did not answer.
      */
-    private void catchUp(Predicate<ChatId> which, boolean forgetOthers) {
-        List<PendingChat> pending = chats.pending(user, CATCH_UP_PER_CHAT);
+    private void catchUp(Predicate<ChatId> which, boolean forgetOthers) throws InterruptedException {
+        Optional<List<PendingChat>> read;
+        try {
+            read = catchUps.inTurn(() -> chats.pending(user, CATCH_UP_PER_CHAT));
+        } catch (StoreUnavailableException e) {
+            read = Optional.empty();
+        }
+        if (read.isEmpty()) {
+            caughtUp.add(new LiveSignal.Resync());
+            return;
+        }
+        List<PendingChat> pending = read.get();
         if (forgetOthers) {
             // What a resuming client says of chats the user is not in means nothing here.
             Set<ChatId> mine = pending.stream().map(PendingChat::chat).collect(Collectors.toSet());
@@ -260,6 +316,15 @@ final class UserFeed implements LiveFeed {
         }
         if (more) {
             caughtUp.add(new LiveSignal.Resync());
+        }
+    }
+
+    /** A store that does not answer leaves the memberships in doubt, settled on a later signal. */
+    private void knowCoMembers() {
+        try {
+            presence.chatsAre(chats.chatsOf(user));
+        } catch (StoreUnavailableException e) {
+            membershipsInDoubt = true;
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.function.IntSupplier;
 public final class ChatHttpServer implements AutoCloseable {
 
     private final Javalin javalin;
-    private final LiveConnections live = new LiveConnections();
+    private final LiveConnections live;
 
     /**
      * @param upstreamSubscriptions how many pub/sub subscriptions this process holds, for metrics
@@ -30,6 +30,7 @@ public final class ChatHttpServer implements AutoCloseable {
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(upstreamSubscriptions, "upstreamSubscriptions");
         HttpMetrics metrics = new HttpMetrics(registry);
+        this.live = new LiveConnections(settings.maxLiveConnections());
         metrics.gauge("pigeonhole.presence.online", "users seen within the presence window",
                 () -> useCases.listOnlineUsers().onlineCount());
         metrics.gauge("pigeonhole.live.sessions", "open live connections, WebSocket and Server-Sent Events", live::count);
@@ -64,7 +65,7 @@ public final class ChatHttpServer implements AutoCloseable {
             new MailboxRoutes(useCases, metrics).register(endpoints);
             new PresenceRoutes(useCases).register(endpoints);
             new OperationsRoutes(health, registry).register(endpoints);
-            new LiveRoutes(useCases, live, metrics, settings.liveIdleTimeout()).register(config.routes, endpoints);
+            new LiveRoutes(useCases, live, metrics, settings).register(config.routes, endpoints);
 
             // What no route answered: Javalin's own 404 and 405, and anything thrown outside a route.
             config.routes.error(404, "*", ctx -> unanswered(ctx, Problem.of(404, "no-such-route", "No such route",

@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.http;
 
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.TouchPresence;
 import io.javalin.config.RoutesConfig;
@@ -7,6 +8,8 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Registers routes with what every one of them needs, in one place and in this order: time the
@@ -28,6 +31,7 @@ final class Endpoints {
     }
 
     private static final String BEARER = "Bearer ";
+    private static final Logger LOG = LoggerFactory.getLogger(Endpoints.class);
 
     private final RoutesConfig routes;
     private final Tokens tokens;
@@ -103,14 +107,20 @@ final class Endpoints {
     /**
      * The caller of a live connection (a WebSocket upgrade or an event stream): the header as
      * everywhere, or a {@code token} query parameter, since a browser can set headers on neither.
-     * Counts as a sign of life.
+     * Counts as a sign of life, if the store takes it: a live connection needs no store to open
+     * (its feed tells the client to resync instead), so a store outage must not refuse one.
      */
     UserId liveCaller(Context ctx) {
         String token = ctx.queryParam("token");
         UserId caller = ctx.header("Authorization") == null && token != null && !token.isBlank()
                 ? tokens.verify(token.strip())
                 : authenticate(ctx);
-        presence.touch(caller);
+        try {
+            presence.touch(caller);
+        } catch (StoreUnavailableException e) {
+            // Debug only: in a storm of reconnects this would be one line per client, and /health tells already.
+            LOG.debug("sign of life of {} not recorded: {}", caller, e.getMessage());
+        }
         return caller;
     }
 

@@ -10,9 +10,9 @@ import io.javalin.http.sse.SseClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
@@ -27,10 +27,12 @@ import org.slf4j.LoggerFactory;
  * {@code Last-Event-ID} when it reconnects, so the new stream resumes where this one stopped.
  *
  * <p>Writes to a client block while it does not read, so two threads share the work: the pump
- * reads the feed and queues frames, the writer writes them. Past
- * {@link LiveSocket#MAX_UNSENT_FRAMES} frames not yet written the client is cut off as slow, the
- * WebSocket's bound: a last {@code closed} event is queued behind the rest, and a client that has
- * not taken it {@link LiveSocket#SLOW_CLOSE_GRACE} later is dropped outright.
+ * reads the feed and queues frames, the writer writes them. The frames queued and not yet written
+ * are bounded in bytes ({@link UnsentBytes}), as on the WebSocket: a catch-up that reaches the
+ * bound is cut short with a {@code resync}, and a client that lets live events reach it is cut
+ * off as slow: a last {@code closed} event is queued behind the rest, and a client that has not
+ * taken it {@link LiveSocket#SLOW_CLOSE_GRACE} later is dropped outright. A store that does not
+ * answer never ends a stream: the feed turns a failed catch-up into a {@code resync}.
  *
  * <p>A comment goes out after a third of the idle timeout without a frame, so the server, proxies
  * and the client keep a quiet stream open, and a client that went away is noticed.
@@ -56,6 +58,20 @@ final class EventStream implements LiveConnections.Connection {
     private record Closing(String reason) implements Frame {
     }
 
+    /** What a frame costs while it waits: its text, and the few bytes SSE puts around it. */
+    private static int bytes(Frame frame) {
+        int framing = 24;
+        return framing + switch (frame) {
+            case Event event -> utf8(event.name()) + utf8(event.data()) + (event.id() == null ? 0 : utf8(event.id()));
+            case Comment comment -> utf8(comment.text());
+            case Closing closing -> utf8(closing.reason());
+        };
+    }
+
+    private static int utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8).length;
+    }
+
     private final Context ctx;
     /** The connection under the stream, to keep it open while quiet and to drop it when stuck. */
     private final EndPoint endPoint;
@@ -63,8 +79,9 @@ final class EventStream implements LiveConnections.Connection {
     private final LiveFeed feed;
     private final HttpMetrics metrics;
     private final Duration heartbeat;
-    /** Room for the closing frame on top of the bound, so the end always fits. */
-    private final BlockingQueue<Frame> unsent = new ArrayBlockingQueue<>(LiveSocket.MAX_UNSENT_FRAMES + 1);
+    /** Frames for the writer; {@link #unsentBytes} bounds them, so the end always fits. */
+    private final BlockingQueue<Frame> unsent = new LinkedBlockingQueue<>();
+    private final UnsentBytes unsentBytes;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The writer is done: the client has everything, or is gone. */
     private volatile boolean ended;
@@ -76,7 +93,7 @@ final class EventStream implements LiveConnections.Connection {
      * @param idleTimeout how long the stream may carry nothing before the connection is closed,
      *                    as for a socket; a comment goes out after a third of it
      */
-    EventStream(Context ctx, UserId user, LiveFeed feed, HttpMetrics metrics, Duration idleTimeout) {
+    EventStream(Context ctx, UserId user, LiveFeed feed, HttpMetrics metrics, Duration idleTimeout, int maxUnsentBytes) {
         this.ctx = ctx;
         this.endPoint = ServletContextRequest.getServletContextRequest(ctx.req())
                 .getConnectionMetaData().getConnection().getEndPoint();
@@ -84,6 +101,7 @@ final class EventStream implements LiveConnections.Connection {
         this.feed = feed;
         this.metrics = metrics;
         this.heartbeat = idleTimeout.dividedBy(3);
+        this.unsentBytes = new UnsentBytes(maxUnsentBytes);
         // The connector's own idle timeout is for requests that end; this one lives on.
         endPoint.setIdleTimeout(idleTimeout.toMillis());
     }
@@ -103,6 +121,11 @@ final class EventStream implements LiveConnections.Connection {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    @Override
+    public UserId user() {
+        return user;
     }
 
     @Override
@@ -130,6 +153,7 @@ final class EventStream implements LiveConnections.Connection {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (StoreUnavailableException e) {
+            // The feed answers the store's outages with resync; one that still got here is not the client's fault.
             LOG.warn("event stream of {} ends: {}", user, e.getMessage());
             end("store unavailable");
         } catch (RuntimeException e) {
@@ -151,8 +175,13 @@ final class EventStream implements LiveConnections.Connection {
         LiveEventJson.from(signal).ifPresent(event -> {
             // The feed has just counted this message as handed out, so the id covers it.
             String id = event.message() != null ? EventIds.of(feed.received()) : null;
-            queue(new Event(event.type(), new String(Json.write(event), StandardCharsets.UTF_8), id));
-            metrics.livePushed();
+            Event frame = new Event(event.type(), new String(Json.write(event), StandardCharsets.UTF_8), id);
+            if (signal instanceof LiveSignal.Resync) {
+                // A few bytes, and what lets the client recover: it always goes.
+                queueAlways(frame);
+            } else {
+                queue(frame);
+            }
         });
         return true;
     }
@@ -161,11 +190,26 @@ final class EventStream implements LiveConnections.Connection {
         if (closed.get()) {
             return;
         }
-        if (unsent.size() >= LiveSocket.MAX_UNSENT_FRAMES) {
-            cutOffAsSlow();
+        if (!unsentBytes.take(bytes(frame))) {
+            if (!(frame instanceof Event) || !feed.resyncInsteadOfCatchUp()) {
+                cutOffAsSlow();
+            }
             return;
         }
         unsent.add(frame);
+        if (frame instanceof Event) {
+            metrics.livePushed();
+        }
+        lastQueued = System.nanoTime();
+    }
+
+    private void queueAlways(Frame frame) {
+        if (closed.get()) {
+            return;
+        }
+        unsentBytes.force(bytes(frame));
+        unsent.add(frame);
+        metrics.livePushed();
         lastQueued = System.nanoTime();
     }
 
@@ -199,7 +243,8 @@ final class EventStream implements LiveConnections.Connection {
             ctx.res().getOutputStream().print("retry: " + RETRY.toMillis() + "\n\n");
             ctx.res().flushBuffer();
             while (!client.terminated()) {
-                switch (unsent.take()) {
+                Frame frame = unsent.take();
+                switch (frame) {
                     case Event event -> client.sendEvent(event.name(), event.data(), event.id());
                     case Comment comment -> client.sendComment(comment.text());
                     case Closing closing -> {
@@ -207,6 +252,7 @@ final class EventStream implements LiveConnections.Connection {
                         return;
                     }
                 }
+                unsentBytes.release(bytes(frame));
             }
         } catch (IOException e) {
             LOG.debug("event stream of {} could not be written: {}", user, e.toString());

@@ -5,19 +5,28 @@ import java.time.Duration;
 /**
  * How the HTTP side behaves, beyond what the domain decides.
  *
- * @param devLogin        whether {@code POST /api/session} signs anyone in by name alone
- * @param maxRequestBytes the largest request body accepted; larger ones get 413
- * @param stopTimeout     how long a stopping server lets requests in flight finish
- * @param liveIdleTimeout how long a live socket may carry nothing either way before it is closed;
- *                        the server pings a quiet one, and sends a quiet event stream a comment,
- *                        every third of it
+ * @param devLogin              whether {@code POST /api/session} signs anyone in by name alone
+ * @param maxRequestBytes       the largest request body accepted; larger ones get 413
+ * @param stopTimeout           how long a stopping server lets requests in flight finish
+ * @param liveIdleTimeout       how long a live socket may carry nothing either way before it is
+ *                              closed; the server pings a quiet one, and sends a quiet event stream
+ *                              a comment, every third of it
+ * @param maxLiveConnections    live connections (WebSocket and event stream together) one user may
+ *                              hold open on this server; one more is refused with 429
+ * @param maxUnsentBytes        bytes of frames one live connection may have waiting to be written;
+ *                              a client that lets more pile up is cut off as slow
  */
-public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopTimeout, Duration liveIdleTimeout) {
+public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopTimeout, Duration liveIdleTimeout,
+                           int maxLiveConnections, int maxUnsentBytes) {
 
     public static final int DEFAULT_MAX_REQUEST_BYTES = 64 * 1024;
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
     /** Jetty's own default, made explicit. */
     public static final Duration DEFAULT_LIVE_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    /** A person's browser tabs and devices, with room to spare; not a script's thousand. */
+    public static final int DEFAULT_MAX_LIVE_CONNECTIONS = 10;
+    /** About 250 messages of 4 KiB: far more than a reading client ever has in flight. */
+    public static final int DEFAULT_MAX_UNSENT_BYTES = 1024 * 1024;
 
     public HttpSettings {
         if (maxRequestBytes < 1) {
@@ -29,10 +38,17 @@ public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopT
         if (!liveIdleTimeout.isPositive()) {
             throw new IllegalArgumentException("liveIdleTimeout must be positive, not " + liveIdleTimeout);
         }
+        if (maxLiveConnections < 1) {
+            throw new IllegalArgumentException("maxLiveConnections must be at least 1, not " + maxLiveConnections);
+        }
+        if (maxUnsentBytes < 1) {
+            throw new IllegalArgumentException("maxUnsentBytes must be at least 1, not " + maxUnsentBytes);
+        }
     }
 
     public HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopTimeout) {
-        this(devLogin, maxRequestBytes, stopTimeout, DEFAULT_LIVE_IDLE_TIMEOUT);
+        this(devLogin, maxRequestBytes, stopTimeout, DEFAULT_LIVE_IDLE_TIMEOUT, DEFAULT_MAX_LIVE_CONNECTIONS,
+                DEFAULT_MAX_UNSENT_BYTES);
     }
 
     public static HttpSettings defaults(boolean devLogin) {
@@ -40,6 +56,14 @@ public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopT
     }
 
     public HttpSettings withLiveIdleTimeout(Duration value) {
-        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, value);
+        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, value, maxLiveConnections, maxUnsentBytes);
+    }
+
+    public HttpSettings withMaxLiveConnections(int value) {
+        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, value, maxUnsentBytes);
+    }
+
+    public HttpSettings withMaxUnsentBytes(int value) {
+        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, maxLiveConnections, value);
     }
 }

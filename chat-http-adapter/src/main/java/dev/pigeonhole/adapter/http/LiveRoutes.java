@@ -2,6 +2,7 @@ package dev.pigeonhole.adapter.http;
 
 import static io.javalin.http.HandlerType.GET;
 
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.LiveFeed;
 import io.javalin.config.RoutesConfig;
@@ -9,11 +10,16 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.sse.SseHandler;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The two ways to be pushed live events, with one protocol between them: {@code GET /api/live}
  * (WebSocket) and {@code GET /api/events} (Server-Sent Events). Either settles the caller before
- * anything is held for it, so a bad token is an ordinary 401 problem and never becomes a stream.
+ * anything is held for it, so a bad token is an ordinary 401 problem and never becomes a stream,
+ * and a user who already holds every live connection it may gets a 429 problem before the upgrade.
+ * Two upgrades racing for the last place both pass that check; the loser is closed as soon as it
+ * opens, with 1008 and the same words, since only one of them can be counted.
  */
 final class LiveRoutes {
 
@@ -22,18 +28,22 @@ final class LiveRoutes {
     static final String EVENT_STREAM = "text/event-stream";
     private static final String CALLER = "pigeonhole.caller";
     private static final String SOCKET = "pigeonhole.socket";
+    private static final int CLOSE_POLICY_VIOLATION = 1008;
+    private static final Logger LOG = LoggerFactory.getLogger(LiveRoutes.class);
 
     private final UseCases useCases;
     private final LiveConnections connections;
     private final HttpMetrics metrics;
     /** How long a live connection, of either transport, may carry nothing before it is closed. */
     private final Duration idleTimeout;
+    private final int maxUnsentBytes;
 
-    LiveRoutes(UseCases useCases, LiveConnections connections, HttpMetrics metrics, Duration idleTimeout) {
+    LiveRoutes(UseCases useCases, LiveConnections connections, HttpMetrics metrics, HttpSettings settings) {
         this.useCases = useCases;
         this.connections = connections;
         this.metrics = metrics;
-        this.idleTimeout = idleTimeout;
+        this.idleTimeout = settings.liveIdleTimeout();
+        this.maxUnsentBytes = settings.maxUnsentBytes();
     }
 
     void register(RoutesConfig routes, Endpoints endpoints) {
@@ -54,11 +64,12 @@ final class LiveRoutes {
             throw Problem.of(406, "not-acceptable", "Not acceptable",
                     EVENTS_PATH + " is a Server-Sent Events stream: send 'Accept: " + EVENT_STREAM + "'");
         }
+        connections.refuseIfFull(caller);
         // Subscribed here, before the stream reads pending: nothing can fall in between.
         LiveFeed feed = useCases.subscribeToLiveEvents().subscribe(caller, received);
         EventStream stream = null;
         try {
-            stream = new EventStream(ctx, caller, feed, metrics, idleTimeout);
+            stream = new EventStream(ctx, caller, feed, metrics, idleTimeout, maxUnsentBytes);
             connections.add(stream);
             EventStream started = stream;
             new SseHandler(client -> {
@@ -69,7 +80,7 @@ final class LiveRoutes {
                 }
             }).handle(ctx);
         } catch (RuntimeException e) {
-            // Nothing runs the stream, so nothing else would let go of what it holds.
+            // Nothing runs the stream, so nothing else would let go of what it holds (or counted it, if full).
             if (stream != null) {
                 connections.remove(stream);
             }
@@ -81,19 +92,36 @@ final class LiveRoutes {
     private void registerSocket(RoutesConfig routes, Endpoints endpoints) {
         routes.wsBeforeUpgrade(SOCKET_PATH, ctx -> {
             try {
-                ctx.attribute(CALLER, endpoints.liveCaller(ctx));
+                UserId caller = endpoints.liveCaller(ctx);
+                connections.refuseIfFull(caller);
+                ctx.attribute(CALLER, caller);
             } catch (Problem problem) {
-                Problems.answer(ctx, problem);
+                Problems.answerBeforeUpgrade(ctx, problem);
                 ctx.skipRemainingHandlers();
             }
         });
         routes.ws(SOCKET_PATH, ws -> {
             ws.onConnect(ctx -> {
                 UserId caller = ctx.attribute(CALLER);
-                // Subscribed here, before the pump reads pending: nothing can fall in between.
-                LiveSocket socket = new LiveSocket(ctx, caller, useCases.subscribeToLiveEvents().subscribe(caller), metrics);
+                LiveFeed feed;
+                try {
+                    // Subscribed here, before the pump reads pending: nothing can fall in between.
+                    feed = useCases.subscribeToLiveEvents().subscribe(caller);
+                } catch (StoreUnavailableException e) {
+                    // Only a topic no one on this server follows yet needs the store here.
+                    LOG.warn("live connection of {} not subscribed: {}", caller, e.getMessage());
+                    ctx.closeSession(LiveSocket.CLOSE_TRY_AGAIN_LATER, "store unavailable");
+                    return;
+                }
+                LiveSocket socket = new LiveSocket(ctx, caller, feed, metrics, maxUnsentBytes);
+                try {
+                    connections.add(socket);
+                } catch (Problem full) {
+                    feed.close();
+                    ctx.closeSession(CLOSE_POLICY_VIOLATION, full.title());
+                    return;
+                }
                 ctx.attribute(SOCKET, socket);
-                connections.add(socket);
                 socket.start();
             });
             ws.onClose(ctx -> {

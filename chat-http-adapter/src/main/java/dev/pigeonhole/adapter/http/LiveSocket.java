@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,10 +22,16 @@ import org.slf4j.LoggerFactory;
  * rest (catch-up, following membership, dropping repeats), the same for every transport.
  *
  * <p>Frames are sent asynchronously, so a client that stops reading would make Jetty buffer
- * without end; past {@link #MAX_UNSENT_FRAMES} frames not yet written the client is cut off
- * as slow, the same answer the feed gives when its own queue fills. Its close frame waits behind
- * those unwritten frames, which a client that stopped reading never takes, so a connection cut
- * off is dropped outright once {@link #SLOW_CLOSE_GRACE} has passed without it closing.
+ * without end; past a bound in bytes of frames not yet written ({@link UnsentBytes}) the client
+ * is cut off as slow, the same answer the feed gives when its own queue fills. A catch-up is
+ * different: it comes all at once, and a client that reads may still not take it as fast as it
+ * is handed over, so a catch-up that reaches the bound is cut short with a {@code resync} and
+ * the client pulls the rest. Its close frame waits behind the unwritten frames, which a client
+ * that stopped reading never takes, so a connection cut off is dropped outright once
+ * {@link #SLOW_CLOSE_GRACE} has passed without it closing.
+ *
+ * <p>A store that does not answer never ends a socket: the feed turns a failed catch-up into a
+ * {@code resync}. Close code 1011 is left for a bug.
  *
  * <p>A connection with nothing to push for a third of its idle timeout is pinged: the client
  * sends nothing of its own, and a quiet chat must not look like a dead connection.
@@ -35,8 +40,9 @@ final class LiveSocket implements LiveConnections.Connection {
 
     static final int CLOSE_SLOW = 1013;
     static final int CLOSE_GOING_AWAY = 1001;
-    static final int CLOSE_STORE_UNAVAILABLE = 1011;
-    static final int MAX_UNSENT_FRAMES = 1_000;
+    /** RFC 6455's "try again later". */
+    static final int CLOSE_TRY_AGAIN_LATER = 1013;
+    static final int CLOSE_SERVER_ERROR = 1011;
     /** How long a client cut off as slow has to read what is queued for it and the close frame. */
     static final Duration SLOW_CLOSE_GRACE = Duration.ofSeconds(5);
     private static final Logger LOG = LoggerFactory.getLogger(LiveSocket.class);
@@ -46,23 +52,29 @@ final class LiveSocket implements LiveConnections.Connection {
     private final UserId user;
     private final LiveFeed feed;
     private final HttpMetrics metrics;
-    private final AtomicInteger unsent = new AtomicInteger();
+    private final UnsentBytes unsent;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The connection is over (Jetty said so); {@code ws.session.isOpen()} turns false as soon as a close is sent. */
     private volatile boolean ended;
     /** When a frame or ping last went out (nanoTime). */
     private volatile long lastSent = System.nanoTime();
 
-    LiveSocket(WsContext ws, UserId user, LiveFeed feed, HttpMetrics metrics) {
+    LiveSocket(WsContext ws, UserId user, LiveFeed feed, HttpMetrics metrics, int maxUnsentBytes) {
         this.ws = ws;
         this.user = user;
         this.feed = feed;
         this.metrics = metrics;
+        this.unsent = new UnsentBytes(maxUnsentBytes);
     }
 
     /** Pumps the feed on a virtual thread of its own until either side closes. */
     void start() {
         Thread.ofVirtual().name("live-" + user).start(this::pump);
+    }
+
+    @Override
+    public UserId user() {
+        return user;
     }
 
     @Override
@@ -110,11 +122,12 @@ final class LiveSocket implements LiveConnections.Connection {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (StoreUnavailableException e) {
+            // The feed answers the store's outages with resync; one that still got here is not the client's fault.
             LOG.warn("live connection of {} ends: {}", user, e.getMessage());
-            close(CLOSE_STORE_UNAVAILABLE, "store unavailable");
+            close(CLOSE_TRY_AGAIN_LATER, "store unavailable");
         } catch (RuntimeException e) {
             LOG.error("live connection of {} failed", user, e);
-            close(CLOSE_STORE_UNAVAILABLE, "server error");
+            close(CLOSE_SERVER_ERROR, "server error");
         } finally {
             feed.close();
         }
@@ -130,20 +143,26 @@ final class LiveSocket implements LiveConnections.Connection {
             }
             return false;
         }
-        LiveEventJson.from(signal).ifPresent(this::send);
+        LiveEventJson.from(signal).ifPresent(event -> send(event, signal instanceof LiveSignal.Resync));
         return true;
     }
 
-    private void send(Object event) {
+    /** A resync always goes out: it is a few bytes, and it is what lets a client recover. */
+    private void send(LiveEventJson event, boolean always) {
         if (closed.get()) {
             return;
         }
-        if (unsent.incrementAndGet() > MAX_UNSENT_FRAMES) {
-            cutOffAsSlow();
+        byte[] frame = Json.write(event);
+        if (always) {
+            unsent.force(frame.length);
+        } else if (!unsent.take(frame.length)) {
+            if (!feed.resyncInsteadOfCatchUp()) {
+                cutOffAsSlow();
+            }
             return;
         }
-        String frame = new String(Json.write(event), StandardCharsets.UTF_8);
-        ws.session.sendText(frame, Callback.from(unsent::decrementAndGet, failure -> unsent.decrementAndGet()));
+        ws.session.sendText(new String(frame, StandardCharsets.UTF_8),
+                Callback.from(() -> unsent.release(frame.length), failure -> unsent.release(frame.length)));
         lastSent = System.nanoTime();
         metrics.livePushed();
     }

@@ -12,6 +12,7 @@ import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import io.javalin.http.Context;
+import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,26 @@ final class Problems {
     }
 
     static void answer(Context ctx, Problem problem) {
+        ctx.result(head(ctx, problem));
+    }
+
+    /**
+     * The same answer, written out at once: before a WebSocket upgrade Javalin sends no result,
+     * and the refusal must still carry its problem.
+     */
+    static void answerBeforeUpgrade(Context ctx, Problem problem) {
+        byte[] body = head(ctx, problem);
+        try {
+            ctx.res().setContentLength(body.length);
+            ctx.res().getOutputStream().write(body);
+            ctx.res().flushBuffer();
+        } catch (IOException e) {
+            LOG.debug("a refused upgrade could not be answered: {}", e.toString());
+        }
+    }
+
+    /** Sets the status and headers of a problem; answers its body. */
+    private static byte[] head(Context ctx, Problem problem) {
         ctx.status(problem.status());
         if (problem.status() == 401) {
             ctx.header("WWW-Authenticate", "Bearer realm=\"pigeonhole\"");
@@ -70,7 +91,7 @@ final class Problems {
             ctx.header("Retry-After", Integer.toString(problem.retryAfterSeconds()));
         }
         ctx.contentType(CONTENT_TYPE);
-        ctx.result(Json.write(ProblemJson.from(problem.type(), problem.title(), problem.status(), problem.detail(),
-                ctx.path())));
+        return Json.write(ProblemJson.from(problem.type(), problem.title(), problem.status(), problem.detail(),
+                ctx.path()));
     }
 }

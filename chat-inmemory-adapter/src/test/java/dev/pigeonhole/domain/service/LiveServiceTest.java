@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -171,6 +172,55 @@ class LiveServiceTest {
         try (LiveFeed feed = live.subscribe(bob)) {
             assertThat(texts(feed, 1_000)).endsWith("1000 999");
             assertThat(feed.next(WAIT)).contains(new LiveSignal.Resync());
+        }
+    }
+
+    @Test
+    void a_catch_up_whose_turn_does_not_come_is_a_resync_and_live_messages_still_follow() throws Exception {
+        LiveCatchUps oneAtATime = new LiveCatchUps(1, Duration.ZERO);
+        live = new LiveService(multiplexer, chats, oneAtATime);
+        UserId alice = user();
+        UserId bob = user();
+        ChatId chat = create(alice, Set.of(bob), "one");
+        try (LiveFeed feed = live.subscribe(bob)) {
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            Thread.ofVirtual().start(() -> {
+                try {
+                    oneAtATime.inTurn(() -> {
+                        holding.countDown();
+                        await().atMost(WAIT).until(() -> done.getCount() == 0);
+                        return null;
+                    });
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertThat(holding.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("another feed's catch-up holds the turn").isTrue();
+            assertThat(feed.next(WAIT)).as("instead of the catch-up").contains(new LiveSignal.Resync());
+            done.countDown();
+
+            send(chat, alice, "two");
+            assertThat(texts(feed, 1)).containsExactly("2 two");
+            assertThat(feed.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void a_transport_that_cannot_carry_a_catch_up_gets_a_resync_instead_of_the_rest_of_it() throws Exception {
+        UserId alice = user();
+        UserId bob = user();
+        ChatId chat = create(alice, Set.of(bob), "one");
+        send(chat, alice, "two");
+        send(chat, alice, "three");
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(texts(feed, 1)).containsExactly("1 one");
+            assertThat(feed.resyncInsteadOfCatchUp()).as("the message handed out was caught up").isTrue();
+            assertThat(feed.next(WAIT)).as("the rest of the catch-up dropped").contains(new LiveSignal.Resync());
+
+            send(chat, alice, "four");
+            assertThat(texts(feed, 1)).containsExactly("4 four");
+            assertThat(feed.resyncInsteadOfCatchUp()).as("a live message is no catch-up to cut short").isFalse();
         }
     }
 

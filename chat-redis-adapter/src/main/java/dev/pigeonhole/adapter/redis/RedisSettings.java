@@ -16,10 +16,19 @@ import java.util.regex.Pattern;
  *                       (default 2 s)
  * @param clientName     sent with CLIENT SETNAME on every connection, so an operator (or a test)
  *                       can find this process's connections in CLIENT LIST
+ * @param poolSize       the most connections a pooling client (Jedis) opens, per node; a caller
+ *                       finding all of them busy waits up to the command timeout. Lettuce
+ *                       multiplexes every caller over one connection and needs none
  */
-public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration commandTimeout, String clientName) {
+public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration commandTimeout, String clientName,
+                            int poolSize) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * Requests run on virtual threads, so hundreds may call at once; a handful of connections
+     * would make most of them wait out the timeout. Redis serves thousands of connections.
+     */
+    public static final int DEFAULT_POOL_SIZE = 128;
     private static final Pattern CLIENT_NAME = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
 
     public RedisSettings {
@@ -30,19 +39,26 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
         if (!CLIENT_NAME.matcher(clientName).matches()) {
             throw new IllegalArgumentException("a client name is 1 to 64 of A-Z a-z 0-9 . _ : -, not '" + clientName + "'");
         }
+        if (poolSize < 1) {
+            throw new IllegalArgumentException("the pool size must be at least 1, not " + poolSize);
+        }
     }
 
     /** Default timeouts and the client name {@code pigeonhole}. */
     public static RedisSettings of(Endpoint endpoint) {
-        return new RedisSettings(endpoint, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT, "pigeonhole");
+        return new RedisSettings(endpoint, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT, "pigeonhole", DEFAULT_POOL_SIZE);
     }
 
     public RedisSettings withTimeouts(Duration connect, Duration command) {
-        return new RedisSettings(endpoint, connect, command, clientName);
+        return new RedisSettings(endpoint, connect, command, clientName, poolSize);
     }
 
     public RedisSettings withClientName(String name) {
-        return new RedisSettings(endpoint, connectTimeout, commandTimeout, name);
+        return new RedisSettings(endpoint, connectTimeout, commandTimeout, name, poolSize);
+    }
+
+    public RedisSettings withPoolSize(int value) {
+        return new RedisSettings(endpoint, connectTimeout, commandTimeout, clientName, value);
     }
 
     private static void positive(String name, Duration value) {

@@ -22,7 +22,8 @@ import java.util.Optional;
  *
  * <p>Signals wait in a bounded queue; a client that does not keep up is cut off with
  * {@link LiveSignal.CloseReason#SLOW} rather than allowed to grow memory, and catches up when it
- * subscribes again.
+ * subscribes again. A store that does not answer never ends a feed: a catch-up it could not read
+ * becomes a {@link LiveSignal.Resync}, and the client pulls once the store is back.
  *
  * <p>One thread reads a feed: {@link #next} and {@link #received} are not for concurrent callers.
  */
@@ -48,6 +49,15 @@ public interface LiveFeed extends AutoCloseable {
      *                                                         must not be a way around reading
      */
     void follow(ChatId chat);
+
+    /**
+     * For a transport that cannot carry the whole of a catch-up at once (its client reads slower
+     * than the catch-up is handed out): if the signal handed out last belongs to a catch-up, drops
+     * the rest of that catch-up, hands out a {@link LiveSignal.Resync} next, so the client pulls
+     * what it lacks, and answers true. Answers false, changing nothing, for a live signal: a client
+     * that cannot keep up with those is slow.
+     */
+    boolean resyncInsteadOfCatchUp();
 
     boolean isOpen();
 

@@ -17,9 +17,6 @@ import redis.clients.jedis.SslOptions;
 /** Turns {@link RedisSettings} into Jedis configuration. */
 final class JedisSetup {
 
-    /** Enough for a busy server process; more would only queue inside Redis instead of here. */
-    private static final int POOL_SIZE = 32;
-
     private JedisSetup() {
     }
 
@@ -57,8 +54,8 @@ final class JedisSetup {
 
     static ConnectionPoolConfig poolConfig(RedisSettings settings) {
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
-        pool.setMaxTotal(POOL_SIZE);
-        pool.setMaxIdle(POOL_SIZE);
+        pool.setMaxTotal(settings.poolSize());
+        pool.setMaxIdle(settings.poolSize());
         pool.setMinIdle(0);
         // The default waits forever for a free connection; a caller must instead learn within
         // the command timeout that the store cannot serve it.
