@@ -178,7 +178,7 @@ class LiveServiceTest {
     @Test
     void a_catch_up_whose_turn_does_not_come_is_a_resync_and_live_messages_still_follow() throws Exception {
         LiveCatchUps oneAtATime = new LiveCatchUps(1, Duration.ZERO);
-        live = new LiveService(multiplexer, chats, oneAtATime);
+        live = new LiveService(multiplexer, chats, clock, oneAtATime);
         UserId alice = user();
         UserId bob = user();
         ChatId chat = create(alice, Set.of(bob), "one");
