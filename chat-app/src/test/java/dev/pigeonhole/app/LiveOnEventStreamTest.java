@@ -83,7 +83,8 @@ class LiveOnEventStreamTest {
             assertThat(bobs.messages(lunch)).containsExactly("1 one", "2 two", "3 three");
 
             String later = create(aliceToken, List.of(), "before bob");
-            assertThat(api.post("/api/chats/" + later + "/members", bobToken).status()).isEqualTo(204);
+            assertThat(api.postJson("/api/chats/" + later + "/members", aliceToken, Map.of("user", bob)).status())
+                    .isEqualTo(204);
             send(aliceToken, later, "after bob joined");
             bobs.nextMessage(later, 2);
 

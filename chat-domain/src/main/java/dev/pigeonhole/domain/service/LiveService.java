@@ -62,7 +62,15 @@ public final class LiveService implements SubscribeToLiveEvents {
             following.forEach(chat -> topics.add(Channel.ofChat(chat)));
         }
         PresenceFold presence = new PresenceFold(user, mine == null ? List.of() : mine, clock);
-        LocalSubscription subscription = multiplexer.subscribe(topics, presence);
+        LocalSubscription subscription;
+        try {
+            subscription = multiplexer.subscribe(topics, presence);
+        } catch (StoreUnavailableException e) {
+            // A topic no one here followed yet needs the store, which is away: the feed starts
+            // with nothing and subscribes what it should once the store answers.
+            subscription = multiplexer.subscribe(List.of(), presence);
+            following = null;
+        }
         return new UserFeed(user, chats, catchUps, subscription, presence, following, received);
     }
 

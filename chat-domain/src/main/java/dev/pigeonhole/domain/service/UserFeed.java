@@ -108,10 +108,16 @@ final class UserFeed implements LiveFeed {
                 long untilDiff = presence.dueIn().map(Duration::toNanos).orElse(Long.MAX_VALUE);
                 Optional<LiveSignal> arrived = subscription.next(Duration.ofNanos(Math.min(wait, untilDiff)));
                 if (arrived.isEmpty()) {
-                    if (deadline - System.nanoTime() <= 0) {
-                        return Optional.empty();
+                    if (deadline - System.nanoTime() > 0) {
+                        continue;
                     }
-                    continue;
+                    // Quiet, and still unsure what to follow (the store was away): try again
+                    // now, since no signal may come to try it on.
+                    if (membershipsInDoubt && settleMemberships()) {
+                        lastFromCatchUp = false;
+                        return Optional.of(new LiveSignal.Resync());
+                    }
+                    return Optional.empty();
                 }
                 signal = arrived.get();
             }
@@ -263,8 +269,15 @@ final class UserFeed implements LiveFeed {
         }
     }
 
-    /** True if it started following a chat. */
+    /**
+     * True if it started following anything: a chat, or presence and the user's own news, which a
+     * feed that started while the store was away could not subscribe. Those two come first, so
+     * that no change after the read below goes unheard.
+     */
     private boolean followWhatTheStoreSays() {
+        boolean ownLacking = !subscription.follows(Channel.PRESENCE) || !subscription.follows(own);
+        subscription.add(Channel.PRESENCE);
+        subscription.add(own);
         List<ChatSummary> mine = chats.chatsOf(user);
         presence.chatsAre(mine);
         Set<ChatId> member = mine.stream().map(ChatSummary::chat).collect(Collectors.toSet());
@@ -280,7 +293,7 @@ final class UserFeed implements LiveFeed {
             subscription.remove(Channel.ofChat(chat));
             highestIds.remove(chat);
         });
-        return !joined.isEmpty();
+        return ownLacking || !joined.isEmpty();
     }
 
     /**
