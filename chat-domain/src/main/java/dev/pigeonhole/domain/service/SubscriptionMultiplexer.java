@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.LiveSignal.CloseReason;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
 
@@ -55,6 +56,8 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
         final Set<LocalSubscription> subscribers = ConcurrentHashMap.newKeySet();
         volatile boolean subscribedUpstream;
         boolean retired;
+        /** Why its upstream subscribe failed; the answer for everyone who waited on that attempt. */
+        RuntimeException failure;
     }
 
     public SubscriptionMultiplexer(Channels channels, int queueCapacity) {
@@ -129,6 +132,11 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
                 TopicState state = topics.computeIfAbsent(topic, absent -> new TopicState());
                 state.lock.lock();
                 try {
+                    if (state.failure != null) {
+                        // Waited behind an attempt that failed: that is this one's answer too.
+                        // A storm of subscribers to a topic costs the store one attempt, not one each.
+                        throw state.failure;
+                    }
                     if (state.retired) {
                         continue; // its unsubscribe is confirmed now: start afresh
                     }
@@ -155,6 +163,7 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
             state.subscribedUpstream = true;
         } catch (RuntimeException e) {
             state.retired = true;
+            state.failure = e;
             topics.remove(topic, state);
             throw e;
         }
@@ -175,6 +184,10 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
                 state.retired = true;
                 try {
                     upstream.unsubscribe(topic);
+                } catch (StoreUnavailableException away) {
+                    // Closing must not fail because the store is away: no one here listens to
+                    // the topic any more, so whatever the store still sends on it is dropped on
+                    // arrival, and the next subscriber's attach starts afresh.
                 } finally {
                     state.subscribedUpstream = false;
                     topics.remove(topic, state);

@@ -6,6 +6,7 @@ import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.out.Channels;
@@ -78,6 +79,40 @@ class SubscriptionMultiplexerLockingTest {
         assertThat(multiplexer.upstreamSubscriptions()).isEqualTo(1);
     }
 
+    @Test
+    void subscribers_waiting_behind_a_failed_subscribe_get_its_failure_without_asking_the_store_again()
+            throws Exception {
+        held.failWith = new StoreUnavailableException("the store is away", null);
+        CompletableFuture<LocalSubscription> first = CompletableFuture.supplyAsync(() -> multiplexer.subscribe(List.of(slow)));
+        held.entered.await();
+        CompletableFuture<LocalSubscription> second = new CompletableFuture<>();
+        Thread waiting = Thread.ofPlatform().start(() -> {
+            try {
+                second.complete(multiplexer.subscribe(List.of(slow)));
+            } catch (RuntimeException e) {
+                second.completeExceptionally(e);
+            }
+        });
+        // Polled, not slept: the second subscriber is parked on the topic's lock.
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (waiting.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(waiting.getState()).isEqualTo(Thread.State.WAITING);
+
+        held.release.countDown();
+
+        assertThat(first).failsWithin(WAIT).withThrowableThat().withCauseInstanceOf(StoreUnavailableException.class);
+        assertThat(second).failsWithin(WAIT).withThrowableThat().withCauseInstanceOf(StoreUnavailableException.class);
+        assertThat(held.subscribes.get()).as("one attempt answers both").isEqualTo(1);
+        assertThat(multiplexer.upstreamSubscriptions()).isZero();
+
+        held.failWith = null;
+        LocalSubscription later = multiplexer.subscribe(List.of(slow));
+        assertThat(held.subscribes.get()).as("a later subscriber tries again").isEqualTo(2);
+        assertThat(later.isOpen()).isTrue();
+    }
+
     private static LiveEvent posted(Channel channel, String body) {
         return new LiveEvent.MessagePosted(channel.chat().orElseThrow(),
                 new Message(1, Instant.EPOCH, UserId.of("alice"), body));
@@ -89,6 +124,8 @@ class SubscriptionMultiplexerLockingTest {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final AtomicInteger subscribes = new AtomicInteger();
+        /** What the held topic's subscribe fails with once released; null to succeed. */
+        volatile RuntimeException failWith;
         private final Channels real;
         private final Topic heldTopic;
 
@@ -116,6 +153,9 @@ class SubscriptionMultiplexerLockingTest {
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                             throw new IllegalStateException(e);
+                        }
+                        if (failWith != null) {
+                            throw failWith;
                         }
                     }
                     connection.subscribe(topic);
