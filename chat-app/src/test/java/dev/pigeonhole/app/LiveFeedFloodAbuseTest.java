@@ -3,7 +3,6 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.http.ServerMetrics;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,12 +33,9 @@ import static org.awaitility.Awaitility.await;
  * bystander's chat: a connection delivers in order, so once it is there, the flood is behind it.
  */
 @ParameterizedClass(name = "{0}")
-@EnumSource(LiveFeedFloodAbuseTest.Store.class)
+@EnumSource(StoreUnderTest.class)
 class LiveFeedFloodAbuseTest {
 
-    enum Store {
-        MEMORY, REDIS_THROUGH_LETTUCE, REDIS_THROUGH_JEDIS
-    }
 
     private static final int BYSTANDERS = 20;
     private static final int FLOODED_CHATS = 5;
@@ -48,28 +44,19 @@ class LiveFeedFloodAbuseTest {
     private static final int MOST_PRESENCE_FRAMES = 5;
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
-    private final Store store;
+    private final StoreUnderTest store;
     private Server server;
     private ApiClient api;
 
-    LiveFeedFloodAbuseTest(Store store) {
+    LiveFeedFloodAbuseTest(StoreUnderTest store) {
         this.store = store;
     }
 
     @BeforeEach
     void start() {
-        AppConfig config = switch (store) {
-            case MEMORY -> AppConfig.defaults();
-            case REDIS_THROUGH_LETTUCE -> onRedis(RedisConfig.Client.LETTUCE);
-            case REDIS_THROUGH_JEDIS -> onRedis(RedisConfig.Client.JEDIS);
-        };
+        AppConfig config = store.config();
         server = LiveServers.start(config, LiveServers.newSecret());
         api = ApiClient.onPort(server.port());
-    }
-
-    private static AppConfig onRedis(RedisConfig.Client client) {
-        var redis = RedisServers.single();
-        return LiveServers.onRedis(redis.endpoint(), redis.newPrefix(), client);
     }
 
     @AfterEach

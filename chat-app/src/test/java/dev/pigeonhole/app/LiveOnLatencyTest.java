@@ -2,8 +2,6 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * server, so the numbers are an upper bound of what the server adds.
  */
 @ParameterizedClass(name = "{0}")
-@EnumSource(LiveOnLatencyTest.Store.class)
+@EnumSource(StoreUnderTest.class)
 class LiveOnLatencyTest {
 
-    enum Store {
-        MEMORY, REDIS_THROUGH_LETTUCE, REDIS_THROUGH_JEDIS
-    }
 
     private static final int SOCKETS = 100;
     /** Sent first and not measured: they warm up the JIT along the whole path. */
@@ -40,28 +35,19 @@ class LiveOnLatencyTest {
     /** Each sent once every socket has the one before: the time one message takes on an idle server. */
     private static final int ONE_AT_A_TIME = 100;
 
-    private final Store store;
+    private final StoreUnderTest store;
     private Server server;
     private ApiClient api;
 
-    LiveOnLatencyTest(Store store) {
+    LiveOnLatencyTest(StoreUnderTest store) {
         this.store = store;
     }
 
     @BeforeEach
     void start() {
-        AppConfig config = switch (store) {
-            case MEMORY -> AppConfig.defaults();
-            case REDIS_THROUGH_LETTUCE -> onRedis(RedisConfig.Client.LETTUCE);
-            case REDIS_THROUGH_JEDIS -> onRedis(RedisConfig.Client.JEDIS);
-        };
+        AppConfig config = store.config();
         server = LiveServers.start(config, LiveServers.newSecret());
         api = ApiClient.onPort(server.port());
-    }
-
-    private static AppConfig onRedis(RedisConfig.Client client) {
-        RedisTarget redis = RedisServers.single();
-        return LiveServers.onRedis(redis.endpoint(), redis.newPrefix(), client);
     }
 
     @AfterEach

@@ -1,10 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,45 +21,31 @@ import static org.assertj.core.api.Assertions.assertThat;
  * gets 0 of what was sent before it came in.
  */
 @ParameterizedClass(name = "{0}")
-@EnumSource(PrivateChatAbuseTest.Store.class)
+@EnumSource(StoreUnderTest.class)
 class PrivateChatAbuseTest {
 
-    enum Store {
-        MEMORY, REDIS_THROUGH_JEDIS, REDIS_THROUGH_LETTUCE
-    }
 
     private static final int EARLIER_MESSAGES = 5;
 
-    private final Store store;
+    private final StoreUnderTest store;
     private Server server;
     private ApiClient api;
     private String alice;
     private String aliceToken;
     private String bob;
 
-    PrivateChatAbuseTest(Store store) {
+    PrivateChatAbuseTest(StoreUnderTest store) {
         this.store = store;
     }
 
     @BeforeEach
     void start() {
-        AppConfig config = switch (store) {
-            case MEMORY -> AppConfig.defaults();
-            case REDIS_THROUGH_JEDIS -> onRedis(RedisConfig.Client.JEDIS);
-            case REDIS_THROUGH_LETTUCE -> onRedis(RedisConfig.Client.LETTUCE);
-        };
+        AppConfig config = store.config();
         server = Server.start(config, ServerConfig.defaults().withPort(0), Clock.systemUTC());
         api = ApiClient.onPort(server.port());
         alice = ApiClient.randomUser("alice");
         bob = ApiClient.randomUser("bob");
         aliceToken = api.signIn(alice);
-    }
-
-    private static AppConfig onRedis(RedisConfig.Client client) {
-        RedisTarget redis = RedisServers.single();
-        return AppConfig.defaults().withRedis(RedisConfig.defaults()
-                .withClient(client).withEndpoint(redis.endpoint()).withKeyPrefix(redis.newPrefix())
-                .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(10)));
     }
 
     @AfterEach

@@ -1,0 +1,42 @@
+package dev.pigeonhole.app;
+
+import dev.pigeonhole.adapter.redis.fixture.RedisServers;
+import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+
+/**
+ * The stores a whole-server test runs on, one run each: memory, and one Redis node through each
+ * client. A Redis run keeps its keys and channels under a prefix of its own, so runs never see
+ * each other's data and nothing is flushed.
+ */
+enum StoreUnderTest {
+    MEMORY(null),
+    REDIS_THROUGH_JEDIS(RedisConfig.Client.JEDIS),
+    REDIS_THROUGH_LETTUCE(RedisConfig.Client.LETTUCE);
+
+    private final RedisConfig.Client client;
+
+    StoreUnderTest(RedisConfig.Client client) {
+        this.client = client;
+    }
+
+    boolean isRedis() {
+        return client != null;
+    }
+
+    /** The configuration of a run, on the shared single Redis node under a fresh prefix. */
+    AppConfig config() {
+        if (!isRedis()) {
+            return AppConfig.defaults();
+        }
+        RedisTarget redis = RedisServers.single();
+        return onRedis(redis, redis.newPrefix());
+    }
+
+    /** On {@code redis} under {@code prefix}, for a test that looks at the keys afterwards. */
+    AppConfig onRedis(RedisTarget redis, String prefix) {
+        if (!isRedis()) {
+            throw new IllegalStateException(this + " is not a Redis store");
+        }
+        return LiveServers.onRedis(redis.endpoint(), prefix, client);
+    }
+}
