@@ -150,9 +150,9 @@ class ChatPageTest {
         alice.findElement(testId("invite-submit")).click();
         waitFor(alice, driver -> driver.findElement(testId("chat-members")).getText().contains("bob"));
         assertThat(alice.findElement(testId("invite-error")).getText()).isEmpty();
-        // Bob's page hears of a chat through its messages: the first one since he came in.
-        send(alice, "Welcome, Bob");
+        // Bob's socket tells his page he was added: the chat shows before anything is said in it.
         waitFor(bob, driver -> !driver.findElements(chatItem(chat)).isEmpty());
+        send(alice, "Welcome, Bob");
         bob.findElement(chatItem(chat)).click();
         waitForTexts(bob, List.of("Welcome, Bob"));
         assertThat(bob.findElement(testId("chat-access")).getText()).startsWith("Private");

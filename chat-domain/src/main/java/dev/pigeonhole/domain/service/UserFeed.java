@@ -167,8 +167,8 @@ final class UserFeed implements LiveFeed {
     }
 
     /**
-     * False for what the feed keeps to itself: a repeat, a membership change it acts on, or word
-     * that a presence diff is waiting.
+     * False for what the feed keeps to itself: a repeat, someone else's membership change, one of
+     * the user's own that no longer holds, or word that a presence diff is waiting.
      */
     private boolean handOut(LiveSignal signal, boolean fromCatchUp) throws InterruptedException {
         if (signal instanceof LiveSignal.Resync && !fromCatchUp) {
@@ -184,8 +184,11 @@ final class UserFeed implements LiveFeed {
             case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) -> firstTime(posted.chat(), posted.message());
             case LiveSignal.Event(var channel, LiveEvent.MembershipChanged changed) -> {
                 if (channel.equals(own)) {
-                    membershipChanged(changed);
-                } else if (!changed.user().equals(user) && subscription.follows(channel)) {
+                    // The client hears of its own, so a chat it was added to shows before any
+                    // message does: its catch-up comes right after.
+                    yield membershipChanged(changed);
+                }
+                if (!changed.user().equals(user) && subscription.follows(channel)) {
                     presence.memberChanged(changed);
                 }
                 yield false;
@@ -220,16 +223,17 @@ final class UserFeed implements LiveFeed {
     /**
      * A chat this user joined, opened or was added to, through any server: its events from now
      * on, then what is pending in it already, and its members as co-members. A chat it left:
-     * nothing more of it.
+     * nothing more of it. True if the client should hear of the change: not when the user left
+     * again before this was read, nor when the store could not say (a resync follows then).
      */
-    private void membershipChanged(LiveEvent.MembershipChanged changed) throws InterruptedException {
+    private boolean membershipChanged(LiveEvent.MembershipChanged changed) throws InterruptedException {
         ChatId chat = changed.chat();
         Channel channel = Channel.ofChat(chat);
         if (!changed.member()) {
             subscription.remove(channel);
             highestIds.remove(chat);
             presence.chatLeft(chat);
-            return;
+            return true;
         }
         // Subscribed before the members are read, so no one joining in between goes unnoticed;
         // nothing of the chat is handed out before the read below says the user is a member.
@@ -242,16 +246,17 @@ final class UserFeed implements LiveFeed {
             // Settled against the store on a later signal; meanwhile the client pulls.
             membershipsInDoubt = true;
             caughtUp.add(new LiveSignal.Resync());
-            return;
+            return false;
         }
         if (mine.stream().noneMatch(summary -> summary.chat().equals(chat))) {
             if (!wasFollowing) {
                 subscription.remove(channel); // left again before this was read
             }
-            return;
+            return false;
         }
         presence.chatsAre(mine);
         catchUp(chat::equals, false);
+        return true;
     }
 
     /**

@@ -68,6 +68,9 @@ class LiveSocketTest {
                         .isEqualTo(204);
                 api.client.post("/api/chats/new/messages", alice, "{\"message\":\"hi carol\"}");
                 assertThat(texts(carols, 1)).containsExactly("2 hi carol");
+                assertThat(carols.received()).as("carol hears she was added before the chat's first message to her")
+                        .extracting(received -> received.type() + " " + (received.event().has("chatId") ? received.event().get("chatId").stringValue() : ""))
+                        .containsSubsequence("membership new", "message new");
 
                 assertThat(api.client.delete("/api/chats/new/members/carol", carol).status()).isEqualTo(204);
                 api.client.post("/api/chats/new/messages", alice, "{\"message\":\"after carol left\"}");

@@ -94,7 +94,7 @@ class LiveServiceTest {
     }
 
     @Test
-    void membership_changes_stay_inside_the_feed_and_others_never_reach_it() throws Exception {
+    void the_users_own_membership_news_comes_ahead_of_the_chat_and_no_one_elses_reaches_it() throws Exception {
         UserId alice = user();
         UserId bob = user();
         try (LiveFeed feed = live.subscribe(bob)) {
@@ -105,8 +105,13 @@ class LiveServiceTest {
             while (signals.stream().noneMatch(signal -> isMessageIn(signal, mine))) {
                 signals.add(feed.next(WAIT).orElseThrow(() -> new AssertionError("no signal within " + WAIT)));
             }
-            assertThat(signals).noneMatch(signal -> signal instanceof LiveSignal.Event event
-                    && event.event() instanceof LiveEvent.MembershipChanged);
+            List<LiveEvent> memberships = signals.stream()
+                    .filter(signal -> signal instanceof LiveSignal.Event event
+                            && event.event() instanceof LiveEvent.MembershipChanged)
+                    .map(signal -> ((LiveSignal.Event) signal).event()).toList();
+            assertThat(memberships).containsExactly(new LiveEvent.MembershipChanged(bob, mine, true));
+            assertThat(signals.getLast()).as("the chat's first message, after the news of it")
+                    .satisfies(signal -> assertThat(isMessageIn(signal, mine)).isTrue());
         }
     }
 

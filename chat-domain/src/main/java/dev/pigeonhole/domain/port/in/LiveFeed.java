@@ -17,8 +17,10 @@ import java.util.Optional;
  * order: what is pending in the user's chats as {@link LiveEvent.MessagePosted} events, oldest
  * first in each chat; then live events of those chats and of presence. It follows the chats the
  * user joins or opens while connected, through any server, catching up on each, and stops
- * following the ones the user leaves. No message is handed out twice: repeats are dropped by id,
- * per chat.
+ * following the ones the user leaves; each such change of the user's own is handed out too, as a
+ * {@link LiveEvent.MembershipChanged} ahead of the chat's catch-up, so a client learns of a chat
+ * it was added to before, or without, any message in it. No message is handed out twice:
+ * repeats are dropped by id, per chat.
  *
  * <p>Signals wait in a bounded queue; a client that does not keep up is cut off with
  * {@link LiveSignal.CloseReason#SLOW} rather than allowed to grow memory, and catches up when it

@@ -16,7 +16,7 @@ import java.util.Set;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LiveEventJson(String type, String chatId, MessageJson message, List<String> online,
-                            List<String> offline) {
+                            List<String> offline, Boolean member) {
 
     /**
      * What a client is told of a signal; empty for the end of the feed, which each transport
@@ -27,22 +27,27 @@ public record LiveEventJson(String type, String chatId, MessageJson message, Lis
             case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) ->
                     Optional.of(message(posted.chat(), posted.message()));
             case LiveSignal.Presence diff -> Optional.of(presence(diff));
-            // The feed folds presence into diffs and acts on membership changes itself: neither
-            // event is the client's business one by one.
+            // The feed folds presence into diffs: no one change is the client's business.
             case LiveSignal.Event(var channel, LiveEvent.PresenceChanged changed) -> Optional.empty();
-            case LiveSignal.Event(var channel, LiveEvent.MembershipChanged changed) -> Optional.empty();
+            // The feed hands out only the user's own: a chat it was added to or left.
+            case LiveSignal.Event(var channel, LiveEvent.MembershipChanged changed) -> Optional.of(membership(changed));
             case LiveSignal.Resync resync -> Optional.of(resync());
             case LiveSignal.Closed closed -> Optional.empty();
         };
     }
 
     public static LiveEventJson message(ChatId chat, Message message) {
-        return new LiveEventJson("message", chat.value(), MessageJson.from(message), null, null);
+        return new LiveEventJson("message", chat.value(), MessageJson.from(message), null, null, null);
+    }
+
+    /** The user was added to a chat ({@code member} true) or left it. */
+    public static LiveEventJson membership(LiveEvent.MembershipChanged changed) {
+        return new LiveEventJson("membership", changed.chat().value(), null, null, null, changed.member());
     }
 
     /** Who came online and who went offline since the last presence event, sorted. */
     public static LiveEventJson presence(LiveSignal.Presence diff) {
-        return new LiveEventJson("presence", null, null, sorted(diff.online()), sorted(diff.offline()));
+        return new LiveEventJson("presence", null, null, sorted(diff.online()), sorted(diff.offline()), null);
     }
 
     private static List<String> sorted(Set<UserId> users) {
@@ -50,6 +55,6 @@ public record LiveEventJson(String type, String chatId, MessageJson message, Lis
     }
 
     public static LiveEventJson resync() {
-        return new LiveEventJson("resync", null, null, null, null);
+        return new LiveEventJson("resync", null, null, null, null, null);
     }
 }

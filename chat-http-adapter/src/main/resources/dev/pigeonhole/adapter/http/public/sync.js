@@ -174,6 +174,10 @@ function onLiveEvent(s, event) {
         ui.renderOnline(s.state);
       }
       break;
+    case 'membership':
+      // Added to a chat (or out of one, through another tab or server): the list says which.
+      if (typeof event.chatId === 'string') refreshChats(s).catch(report);
+      break;
     case 'resync':
       catchUp(s);
       break;
