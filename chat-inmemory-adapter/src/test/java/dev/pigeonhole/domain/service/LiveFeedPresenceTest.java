@@ -158,6 +158,24 @@ class LiveFeedPresenceTest {
         }
     }
 
+    @Test
+    void what_was_folded_about_someone_who_then_left_the_chat_is_not_told() throws Exception {
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(nextMessage(feed)).isEqualTo("1 hi");
+            presence(alice, true);
+            assertThat(next(feed)).isEqualTo(new LiveSignal.Presence(Set.of(alice), Set.of()));
+
+            presence(carol, true);
+            chatService.leave(new LeaveChat.Command(lunch, carol));
+            presence(alice, false);
+            // Not due within the second: the feed reads on, and hears that carol left.
+            assertThat(feed.next(Duration.ofMillis(200))).isEmpty();
+            clock.advance(PresenceFold.INTERVAL);
+
+            assertThat(next(feed)).as("carol is a stranger now").isEqualTo(new LiveSignal.Presence(Set.of(), Set.of(alice)));
+        }
+    }
+
     private void presence(UserId user, boolean online) {
         channels.publish(Channel.PRESENCE, new PresenceChanged(user, online, clock.instant()));
     }
