@@ -23,10 +23,6 @@ public sealed interface LiveSignal {
             online = Set.copyOf(online);
             offline = Set.copyOf(offline);
         }
-
-        public boolean isEmpty() {
-            return online.isEmpty() && offline.isEmpty();
-        }
     }
 
     /** Events may have been missed (the upstream connection dropped): pull now to catch up. */

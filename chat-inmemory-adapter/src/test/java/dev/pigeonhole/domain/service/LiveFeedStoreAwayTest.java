@@ -97,6 +97,24 @@ class LiveFeedStoreAwayTest {
         }
     }
 
+    @Test
+    void a_resync_the_store_could_not_settle_is_settled_once_it_is_back_and_is_not_told_twice() throws Exception {
+        ChatId lunch = create(alice, Set.of(bob), "hi");
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(polled(feed)).isPresent();
+            away = true;
+            channels.disconnectAll();
+            assertThat(polled(feed)).contains(new LiveSignal.Resync());
+            assertThat(feed.next(QUIET)).as("still away").isEmpty();
+
+            away = false;
+            assertThat(feed.next(QUIET)).as("settled, and nothing new to follow: nothing more to say").isEmpty();
+            chatService.send(new SendMessage.Command(lunch, alice, "after"));
+            assertThat(polled(feed)).hasValueSatisfying(signal -> assertThat(signal).isInstanceOf(LiveSignal.Event.class));
+            assertThat(feed.next(QUIET)).isEmpty();
+        }
+    }
+
     /**
      * The next signal, read the way a transport reads a feed: a short wait at a time, over and
      * over, which is what gives a quiet feed its chance to try the store again.

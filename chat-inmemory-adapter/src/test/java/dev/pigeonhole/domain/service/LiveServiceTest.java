@@ -350,6 +350,40 @@ class LiveServiceTest {
                 .hasMessage("queueCapacity must be at least 1, not 0");
     }
 
+    @Test
+    void a_chat_joined_and_left_before_the_feed_read_of_it_is_never_followed() throws Exception {
+        UserId alice = user();
+        UserId bob = user();
+        ChatId home = create(alice, Set.of(bob), "one");
+        ChatId brief = create(alice, Set.of(), "brief");
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(texts(feed, 1)).containsExactly("1 one");
+            chatService.join(new JoinChat.Command(brief, alice, bob));
+            chatService.leave(new LeaveChat.Command(brief, bob));
+            send(brief, alice, "not for bob");
+            send(home, alice, "two");
+
+            List<LiveSignal> signals = new ArrayList<>();
+            while (signals.stream().noneMatch(signal -> isMessageIn(signal, home))) {
+                signals.add(feed.next(WAIT).orElseThrow(() -> new AssertionError("no signal within " + WAIT)));
+            }
+            assertThat(signals).noneMatch(signal -> isMessageIn(signal, brief));
+            assertThat(signals).filteredOn(signal -> signal instanceof LiveSignal.Event event
+                            && event.event() instanceof LiveEvent.MembershipChanged)
+                    .extracting(signal -> ((LiveSignal.Event) signal).event())
+                    .as("the join no longer held when it was read; the leave is told")
+                    .containsExactly(new LiveEvent.MembershipChanged(bob, brief, false));
+        }
+    }
+
+    @Test
+    void a_catch_up_gives_its_turn_back() throws Exception {
+        LiveCatchUps oneAtATime = new LiveCatchUps(1, Duration.ZERO);
+
+        assertThat(oneAtATime.inTurn(() -> "first")).contains("first");
+        assertThat(oneAtATime.inTurn(() -> "second")).as("the only turn was given back").contains("second");
+    }
+
     private ChatId create(UserId creator, Set<UserId> others, String text) {
         return chatService.create(new CreateChat.Command(creator, others, Optional.empty(), text)).chat();
     }
