@@ -10,6 +10,7 @@ import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.CreateChat;
+import dev.pigeonhole.domain.port.in.JoinChat;
 import dev.pigeonhole.domain.port.in.LiveFeed;
 import dev.pigeonhole.domain.port.in.SendMessage;
 import dev.pigeonhole.domain.port.out.Channels;
@@ -79,6 +80,10 @@ class LiveFeedStoreAwayTest {
             channels.publish(Channel.PRESENCE, new LiveEvent.PresenceChanged(alice, true, clock.instant()));
             assertThat(feed.next(WAIT)).as("alice is known as a co-member again")
                     .contains(new LiveSignal.Presence(Set.of(alice), Set.of()));
+            ChatId later = create(alice, Set.of(), "later");
+            chatService.join(new JoinChat.Command(later, alice, bob));
+            assertThat(polled(feed)).as("bob's own news is subscribed again too")
+                    .contains(new LiveSignal.Event(Channel.ofUser(bob), new LiveEvent.MembershipChanged(bob, later, true)));
         }
     }
 
