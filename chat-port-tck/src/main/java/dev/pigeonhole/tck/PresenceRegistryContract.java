@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import static java.time.temporal.ChronoUnit.MINUTES;
@@ -80,6 +82,37 @@ public abstract class PresenceRegistryContract {
 
         assertThat(presence.seenSince(latest)).as("last seen did not move back").contains(user);
         assertThat(presence.touch(user, latest.plus(1, MINUTES))).contains(latest);
+    }
+
+    @Test
+    void seen_since_among_some_users_answers_only_those_of_them_seen_at_or_after_the_instant() {
+        UserId before = randomUser();
+        UserId exactly = randomUser();
+        UserId after = randomUser();
+        UserId notAsked = randomUser();
+        UserId neverSeen = randomUser();
+        presence.touch(before, T0.minusMillis(1));
+        presence.touch(exactly, T0);
+        presence.touch(after, T0.plusMillis(1));
+        presence.touch(notAsked, T0.plusMillis(1));
+
+        assertThat(presence.seenSince(T0, Set.of(before, exactly, after, neverSeen)))
+                .containsExactlyInAnyOrder(exactly, after);
+        assertThat(presence.seenSince(T0, Set.of())).isEmpty();
+    }
+
+    @Test
+    void seen_since_among_answers_for_more_users_than_one_call_carries() {
+        Set<UserId> asked = new HashSet<>();
+        for (int i = 0; i < 2_500; i++) {
+            UserId user = randomUser();
+            asked.add(user);
+            if (i % 2 == 0) {
+                presence.touch(user, T0);
+            }
+        }
+
+        assertThat(presence.seenSince(T0, asked)).hasSize(1_250);
     }
 
     @Test

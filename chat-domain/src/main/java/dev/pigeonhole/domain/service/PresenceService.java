@@ -84,9 +84,7 @@ public final class PresenceService implements TouchPresence, ListOnlineUsers, Pr
         Set<UserId> visible = new HashSet<>();
         visible.add(asker);
         chats.chatsOf(asker).forEach(chat -> visible.addAll(chat.members()));
-        Set<UserId> online = new HashSet<>(registry.seenSince(clock.instant().minus(within)));
-        online.retainAll(visible);
-        return Set.copyOf(online);
+        return registry.seenSince(clock.instant().minus(within), visible);
     }
 
     @Override

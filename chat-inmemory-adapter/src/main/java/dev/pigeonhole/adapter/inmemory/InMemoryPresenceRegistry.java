@@ -68,6 +68,19 @@ public final class InMemoryPresenceRegistry implements PresenceRegistry {
         return Set.copyOf(users);
     }
 
+    @Override
+    public Set<UserId> seenSince(Instant since, Set<UserId> among) {
+        Instant from = since.truncatedTo(ChronoUnit.MILLIS);
+        Set<UserId> users = new HashSet<>();
+        for (UserId user : among) {
+            Instant seen = lastSeen.get(user);
+            if (seen != null && !seen.isBefore(from)) {
+                users.add(user);
+            }
+        }
+        return Set.copyOf(users);
+    }
+
     /** Oldest first. */
     @Override
     public List<UserId> prune(Instant before) {

@@ -14,6 +14,9 @@ import java.util.Set;
 /** "Who's online" as one sorted set of user → last-seen epoch millis. */
 public final class RedisPresenceRegistry implements PresenceRegistry {
 
+    /** Lua unpacks the users onto its stack, which holds a few thousand values at most. */
+    private static final int USERS_PER_CALL = 1_000;
+
     private final RedisDriver redis;
     private final KeyLayout keys;
 
@@ -36,6 +39,26 @@ public final class RedisPresenceRegistry implements PresenceRegistry {
                 List.of(Long.toString(since.toEpochMilli())));
         Set<UserId> seen = new HashSet<>();
         Reply.of(redis.run(call), Scripts.PRESENCE_SINCE).texts(0).forEach(user -> seen.add(UserId.of(user)));
+        return Set.copyOf(seen);
+    }
+
+    /** One script per thousand users asked about, all in one pipelined round trip. */
+    @Override
+    public Set<UserId> seenSince(Instant since, Set<UserId> among) {
+        List<UserId> asked = List.copyOf(among);
+        List<ScriptCall> calls = new ArrayList<>();
+        for (int from = 0; from < asked.size(); from += USERS_PER_CALL) {
+            List<String> arguments = new ArrayList<>();
+            arguments.add(Long.toString(since.toEpochMilli()));
+            asked.subList(from, Math.min(asked.size(), from + USERS_PER_CALL))
+                    .forEach(user -> arguments.add(user.value()));
+            calls.add(new ScriptCall(Scripts.PRESENCE_AMONG, List.of(keys.presence()), arguments));
+        }
+        Set<UserId> seen = new HashSet<>();
+        if (!calls.isEmpty()) {
+            redis.runAll(calls).forEach(reply ->
+                    Reply.of(reply, Scripts.PRESENCE_AMONG).texts(0).forEach(user -> seen.add(UserId.of(user))));
+        }
         return Set.copyOf(seen);
     }
 

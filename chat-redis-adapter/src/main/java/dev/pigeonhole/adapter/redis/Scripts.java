@@ -16,6 +16,7 @@ final class Scripts {
     static final LuaScript MAILBOX_TAKE = LuaScript.load("mailbox_take");
     static final LuaScript PRESENCE_TOUCH = LuaScript.load("presence_touch");
     static final LuaScript PRESENCE_SINCE = LuaScript.load("presence_since");
+    static final LuaScript PRESENCE_AMONG = LuaScript.load("presence_among");
     static final LuaScript PRESENCE_PRUNE = LuaScript.load("presence_prune");
     static final LuaScript LOCK_ACQUIRE = LuaScript.load("lock_acquire");
     static final LuaScript LOCK_RELEASE = LuaScript.load("lock_release");

@@ -25,6 +25,13 @@ public interface PresenceRegistry {
     /** Users last seen at or after {@code since}. */
     Set<UserId> seenSince(Instant since);
 
+    /**
+     * Those of {@code among} last seen at or after {@code since}: work in proportion to
+     * {@code among}, however many others are online, so asking about one's own people stays cheap
+     * while strangers come and go by the thousand.
+     */
+    Set<UserId> seenSince(Instant since, Set<UserId> among);
+
     /** Forgets users last seen before {@code before} and returns them. */
     List<UserId> prune(Instant before);
 }
