@@ -42,6 +42,8 @@ import java.util.function.Supplier;
 abstract sealed class Connector<C extends StatefulConnection<String, String>> permits NodeConnector, ClusterConnector {
 
     private static final Logger LOG = LoggerFactory.getLogger(Connector.class);
+    /** Handshakes tried while Redis's reason for refusing one keeps getting lost. */
+    private static final int ATTEMPTS_FOR_A_REASON = 3;
 
     final RedisSettings settings;
     final ClientResources resources;
@@ -151,17 +153,22 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     }
 
     /**
-     * Makes a connection attempt, and one more if the first lost Redis's reason for refusing it.
-     * Lettuce fails a handshake by closing the channel first, and the channel's closing can fail
-     * it again ("Connection closed prematurely", or a bare connection failure) before Redis's
-     * answer (WRONGPASS, NOAUTH) is passed on. The answer tells a misconfiguration from an
-     * outage, and the next attempt carries it. Only an attempt whose socket was opened (no refusal,
-     * timeout or reset from the JDK in the chain) is tried again, so an outage costs no second wait;
-     * nothing was sent but the handshake, so trying again is harmless.
+     * Makes a connection attempt, and up to two more while one lost Redis's reason for refusing
+     * it. Lettuce fails a handshake by closing the channel first, and the channel's closing can
+     * fail it again ("Connection closed prematurely", or a bare connection failure) before
+     * Redis's answer (WRONGPASS, NOAUTH) is passed on. The answer tells a misconfiguration from an
+     * outage, and a later attempt carries it; on a busy machine the race can be lost twice, so one
+     * retry was not always enough. Only an attempt whose socket was opened (no refusal, timeout or
+     * reset from the JDK in the chain) is tried again, so an outage costs no second wait; nothing
+     * was sent but the handshake, so trying again is harmless.
      */
     private static <T> CompletableFuture<T> keepingTheReason(Supplier<CompletableFuture<T>> attempt) {
-        return attempt.get().exceptionallyCompose(failure -> lostTheReason(failure)
-                ? attempt.get()
+        return keepingTheReason(attempt, ATTEMPTS_FOR_A_REASON);
+    }
+
+    private static <T> CompletableFuture<T> keepingTheReason(Supplier<CompletableFuture<T>> attempt, int attempts) {
+        return attempt.get().exceptionallyCompose(failure -> attempts > 1 && lostTheReason(failure)
+                ? keepingTheReason(attempt, attempts - 1)
                 : CompletableFuture.failedFuture(failure));
     }
 
