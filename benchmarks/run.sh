@@ -164,9 +164,10 @@ phase "redis-benchmark: the send script through EVALSHA, 1 and 8 clients"
 evalsha_bench() {
   local lua=chat-redis-adapter/src/main/resources/dev/pigeonhole/adapter/redis/lua sha chat base n1 n8
   command -v redis-benchmark >/dev/null || { say "redis-benchmark not found"; return 1; }
-  # The adapter loads common.lua, chat.lua and the script, each followed by a newline but the last
-  # (LuaScript.load("chat_send", "chat")): the same text, so the same SHA.
-  sha=$( { cat "$lua/common.lua"; printf '\n'; cat "$lua/chat.lua"; printf '\n'; cat "$lua/chat_send.lua"; } \
+  # The adapter loads common.lua, bucket.lua, chat.lua and the script, each followed by a newline
+  # but the last (LuaScript.load("chat_send", "bucket", "chat")): the same text, so the same SHA.
+  sha=$( { cat "$lua/common.lua"; printf '\n'; cat "$lua/bucket.lua"; printf '\n'; cat "$lua/chat.lua"; printf '\n';
+           cat "$lua/chat_send.lua"; } \
          | rcli -x SCRIPT LOAD | tr -d '\r')
   [ ${#sha} = 40 ] || { say "SCRIPT LOAD said: $sha"; return 1; }
   chat=rb
@@ -178,11 +179,12 @@ evalsha_bench() {
   rcli ZADD "${base}joined" 0 alice 0 bob >/dev/null
   rcli SET "${base}ids" 0 >/dev/null
   # ARGV as ChatScripts.Posting lays them out: chat, sender, tail (the message JSON after the id),
-  # now, no idempotency key, key window, max retained, max members, publish mode P, channel, event head.
+  # now, no idempotency key, key window, no body digest, max retained, max members, no rate limit
+  # (burst 1, interval 0: the store is measured, not the limiter), publish mode P, channel, event head.
   local tail='"ts":1767225600.000,"sender":"alice","message":"hello from redis-benchmark"}'
-  local args=(EVALSHA "$sha" 7 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
-              "${base}joined" "${base}open"
-              "$chat" alice "$tail" "$(date +%s000)" "" 86400000 10000 1000 P "${RUN_PREFIX}chat:{$chat}"
+  local args=(EVALSHA "$sha" 8 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
+              "${base}joined" "${base}open" "${base}buckets"
+              "$chat" alice "$tail" "$(date +%s000)" "" 86400000 "" 10000 1000 1 0 P "${RUN_PREFIX}chat:{$chat}"
               "{\"type\":\"message\",\"chat\":\"$chat\",\"message\":")
   local check
   check=$(rcli "${args[@]}" | head -1 | tr -d '\r')
@@ -248,7 +250,9 @@ load_run() { # $1 = label, then the store options of the server
   phase "load: $label (${LOAD_OPTS[*]})"
   port=$(free_port)
   log=$OUT/server-$label.log
-  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" "$@" > "$log" 2>&1 &
+  # No rate limits: the load measures the store and the server, not the limiter.
+  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" \
+    --rate-send none --rate-create none --rate-invite none --rate-deliver none "$@" > "$log" 2>&1 &
   SERVER_PID=$!
   if ! wait_for_port "$port" "$SERVER_PID" 60; then
     say "the $label server did not start (see $log)"

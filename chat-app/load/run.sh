@@ -123,8 +123,9 @@ measure() {
   name=$(echo "$label" | tr -c 'a-z0-9\n' '-')
   log="$work/server-$name.log"
   # Port 0 lets the server take a free port itself; the port is read from its start-up line.
-  "$JAVA_HOME/bin/java" -cp "$classpath" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port 0 "$@" \
-    >"$log" 2>&1 &
+  # No rate limits: the load measures the store and the server, not the limiter.
+  "$JAVA_HOME/bin/java" -cp "$classpath" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port 0 \
+    --rate-send none --rate-create none --rate-invite none --rate-deliver none "$@" >"$log" 2>&1 &
   pid=$!
   started_pids+=("$pid")
   port=""

@@ -5,6 +5,7 @@ import dev.pigeonhole.domain.port.out.ChatLock;
 import dev.pigeonhole.domain.port.out.Chats;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
+import dev.pigeonhole.domain.port.out.Quotas;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -12,5 +13,5 @@ import java.util.function.BooleanSupplier;
  * to let go of whatever it holds (connections, threads).
  */
 record DrivenPorts(Chats chats, Mailboxes mailboxes, PresenceRegistry presence, ChatLock lock,
-                   Channels channels, BooleanSupplier answers, AutoCloseable resources) {
+                   Channels channels, Quotas quotas, BooleanSupplier answers, AutoCloseable resources) {
 }

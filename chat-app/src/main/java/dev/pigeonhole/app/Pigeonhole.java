@@ -9,6 +9,7 @@ import dev.pigeonhole.adapter.redis.RedisChats;
 import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisMailboxes;
 import dev.pigeonhole.adapter.redis.RedisPresenceRegistry;
+import dev.pigeonhole.adapter.redis.RedisQuotas;
 import dev.pigeonhole.adapter.redis.jedis.JedisDriver;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.adapter.redis.lettuce.LettuceDriver;
@@ -16,6 +17,7 @@ import dev.pigeonhole.adapter.inmemory.InMemoryChatLock;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
 import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
+import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
 import dev.pigeonhole.domain.port.in.CreateChat;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
@@ -56,12 +58,12 @@ public final class Pigeonhole implements AutoCloseable {
     private Pigeonhole(DrivenPorts ports, AppConfig config, InstantSource clock) {
         this.ports = ports;
         this.multiplexer = new SubscriptionMultiplexer(ports.channels(), config.liveQueueCapacity());
-        this.chats = new ChatService(ports.chats(), ports.channels(), config.limits(), clock);
+        this.chats = new ChatService(ports.chats(), ports.channels(), ports.quotas(), config.limits(), clock);
         this.mailboxes = new MailboxService(ports.mailboxes(), config.limits(), clock);
         this.presence = new PresenceService(ports.presence(), ports.chats(), ports.channels(), ports.lock(),
                 config.presenceWindow(), clock);
         this.live = new LiveService(multiplexer, ports.chats(), clock,
-                new LiveCatchUps(config.liveCatchUps(), LiveCatchUps.DEFAULT_WAIT));
+                new LiveCatchUps(config.liveCatchUps(), LiveCatchUps.DEFAULT_WAIT, config.limits().pending()));
     }
 
     public static Pigeonhole start(AppConfig config, InstantSource clock) {
@@ -80,6 +82,7 @@ public final class Pigeonhole implements AutoCloseable {
                 new InMemoryPresenceRegistry(),
                 new InMemoryChatLock(clock),
                 channels,
+                new InMemoryQuotas(clock),
                 () -> true,
                 () -> { });
     }
@@ -106,6 +109,7 @@ public final class Pigeonhole implements AutoCloseable {
                 new RedisPresenceRegistry(driver, keys),
                 new RedisChatLock(driver, keys, clock),
                 new RedisChannels(driver, keys, publishing),
+                new RedisQuotas(driver, keys),
                 driver::ping,
                 driver);
     }

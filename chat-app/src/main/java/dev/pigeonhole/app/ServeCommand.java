@@ -1,6 +1,9 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.PendingBudget;
+import dev.pigeonhole.domain.model.RateLimit;
+import dev.pigeonhole.domain.model.RateLimits;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -73,6 +76,36 @@ final class ServeCommand implements Callable<Integer> {
                     + "default: ${DEFAULT-VALUE})")
     int liveCatchUps;
 
+    @Option(names = "--rate-send", defaultValue = "${env:PIGEONHOLE_RATE_SEND:-20/5s}", converter = RateLimitOption.class,
+            description = "sends one user may make in one chat, as <count>/<period> (ms, s, m, h), or none; "
+                    + "one more is refused with 429 (env PIGEONHOLE_RATE_SEND; default: ${DEFAULT-VALUE})")
+    RateLimit rateSend;
+
+    @Option(names = "--rate-create", defaultValue = "${env:PIGEONHOLE_RATE_CREATE:-10/1m}",
+            converter = RateLimitOption.class,
+            description = "chats one user may create (env PIGEONHOLE_RATE_CREATE; default: ${DEFAULT-VALUE})")
+    RateLimit rateCreate;
+
+    @Option(names = "--rate-invite", defaultValue = "${env:PIGEONHOLE_RATE_INVITE:-30/1m}",
+            converter = RateLimitOption.class,
+            description = "people one user may add to chats (env PIGEONHOLE_RATE_INVITE; default: ${DEFAULT-VALUE})")
+    RateLimit rateInvite;
+
+    @Option(names = "--rate-deliver", defaultValue = "${env:PIGEONHOLE_RATE_DELIVER:-30/1m}",
+            converter = RateLimitOption.class,
+            description = "direct messages one user may deliver (env PIGEONHOLE_RATE_DELIVER; default: ${DEFAULT-VALUE})")
+    RateLimit rateDeliver;
+
+    @Option(names = "--pending-max-messages", defaultValue = "${env:PIGEONHOLE_PENDING_MAX_MESSAGES:-1000}",
+            description = "messages one answer of pending messages, or one live catch-up, holds in all chats; a chat "
+                    + "left short says more:true (env PIGEONHOLE_PENDING_MAX_MESSAGES; default: ${DEFAULT-VALUE})")
+    int pendingMaxMessages;
+
+    @Option(names = "--pending-max-bytes", defaultValue = "${env:PIGEONHOLE_PENDING_MAX_BYTES:-1048576}",
+            description = "bytes of message text (UTF-8) one answer of pending messages holds in all chats "
+                    + "(env PIGEONHOLE_PENDING_MAX_BYTES; default: ${DEFAULT-VALUE})")
+    long pendingMaxBytes;
+
     @Option(names = "--jwt-secret", defaultValue = "${env:PIGEONHOLE_JWT_SECRET}",
             description = "HS256 signing secret shared by every instance, at least 32 bytes; turns dev login off "
                     + "unless --dev-login says otherwise (env PIGEONHOLE_JWT_SECRET)")
@@ -91,7 +124,9 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         AppConfig app = store.config()
-                .withLimits(new Limits(maxMessageLength, maxMembers, maxRetained, mailboxCapacity))
+                .withLimits(new Limits(maxMessageLength, maxMembers, maxRetained, mailboxCapacity,
+                        new PendingBudget(pendingMaxMessages, pendingMaxBytes),
+                        new RateLimits(rateSend, rateCreate, rateInvite, rateDeliver)))
                 .withPresenceWindow(presenceWindow)
                 .withLiveCatchUps(liveCatchUps);
         ServerConfig defaults = ServerConfig.defaults();

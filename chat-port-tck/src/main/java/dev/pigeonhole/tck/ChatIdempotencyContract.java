@@ -132,6 +132,45 @@ public abstract class ChatIdempotencyContract extends ChatsContractSupport {
     }
 
     @Test
+    public void a_chat_remembers_no_more_keys_than_it_retains_messages() {
+        int retained = 5;
+        Chats small = storeWith(Limits.DEFAULTS.withMaxRetained(retained)).chats();
+        UserId alice = user("alice");
+        ChatId chat = chatId();
+        small.open(chat, alice, Set.of(), "first", at());
+        List<Message> sent = new ArrayList<>();
+        for (int send = 0; send < 3 * retained; send++) {
+            sent.add(small.send(chat, alice, "body " + send, at(), Optional.of(IdempotencyKey.of("k" + send))));
+        }
+        long lastId = sent.getLast().id();
+
+        for (int newest = 3 * retained - retained; newest < 3 * retained; newest++) {
+            assertThat(small.send(chat, alice, "body " + newest, at(), Optional.of(IdempotencyKey.of("k" + newest))))
+                    .as("a repeat of one of the %d newest keys", retained).isEqualTo(sent.get(newest));
+        }
+        Message oldestAgain = small.send(chat, alice, "body 0", at(), Optional.of(IdempotencyKey.of("k0")));
+
+        assertThat(oldestAgain.id()).as("the oldest key was forgotten, so this is a new message")
+                .isEqualTo(lastId + 1);
+    }
+
+    @Test
+    public void a_repeat_is_answered_with_the_time_and_id_of_the_first_send() {
+        UserId alice = user("alice");
+        ChatId chat = chatId();
+        chats.open(chat, alice, Set.of(), "first", at());
+        Optional<IdempotencyKey> key = key();
+        Instant first = at();
+        Message sent = chats.send(chat, alice, "said once", first, key);
+
+        Message repeated = chats.send(chat, alice, "said once", first.plusSeconds(90), key);
+
+        assertThat(repeated.id()).isEqualTo(sent.id());
+        assertThat(repeated.sentAt()).isEqualTo(first);
+        assertThat(repeated.body()).isEqualTo("said once");
+    }
+
+    @Test
     public void a_member_who_left_cannot_replay_a_key() {
         UserId alice = user("alice");
         UserId bob = user("bob");

@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.UserId;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -34,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * alone; this class only keeps aggregates in a map, as the plainest store would, and compares.
  *
  * <p>Sequences mix the operations of the {@code Chats} port, idempotent sends with reused and
- * misused keys, hours passing so that keys expire, and <em>races</em>: sends and acknowledgements
+ * misused keys, more keys than a chat remembers, sends refused by their rate limit, hours
+ * passing so that keys expire, and <em>races</em>: sends and acknowledgements
  * by several members of one chat at once, from threads of their own. A race's final state does
  * not depend on the order the store happened to run it in (each member acts once, and every
  * acknowledgement is within the ids handed out before it), so the reference runs the
@@ -50,6 +52,8 @@ public abstract class ChatsDifferentialContract {
     static final int USERS = 4;
     static final int CHATS = 3;
     static final Limits LIMITS = Limits.DEFAULTS.withMaxMembers(3).withMaxRetained(4);
+    /** Steps are a millisecond apart: a member sending a fourth time within 30 steps is refused. */
+    static final RateLimit SEND_RATE = new RateLimit(3, Duration.ofMillis(30));
     private static final Instant START = Instant.parse("2026-11-21T10:00:00Z");
     /** Two of these close every idempotency window opened before them. */
     private static final Duration HALF_A_DAY_AND_MORE = IdempotencyKey.WINDOW.dividedBy(2).plusHours(1);
@@ -117,8 +121,8 @@ public abstract class ChatsDifferentialContract {
                 Optional<IdempotencyKey> key = send.key() < 0
                         ? Optional.empty() : Optional.of(IdempotencyKey.of("key-" + send.key()));
                 String body = key.isEmpty() ? "message of step " + index : "keyed body " + send.variant();
-                Outcome.expectSame(context, Outcome.of(() -> reference.send(chat, sender, body, at, key)),
-                        Outcome.of(() -> chats.send(chat, sender, body, at, key)));
+                Outcome.expectSame(context, Outcome.of(() -> reference.send(chat, sender, body, at, key, SEND_RATE)),
+                        Outcome.of(() -> chats.send(chat, sender, body, at, key, SEND_RATE)));
             }
             case Join join -> {
                 ChatId chat = names.chat(join.chat());

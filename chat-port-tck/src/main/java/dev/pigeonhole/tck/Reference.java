@@ -9,6 +9,7 @@ import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.Joined;
 import dev.pigeonhole.domain.model.Left;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessageLog;
@@ -66,8 +67,12 @@ final class Reference {
     }
 
     Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
+        return send(chat, sender, body, at, key, RateLimit.NONE);
+    }
+
+    Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key, RateLimit rate) {
         Kept kept = existing(chat);
-        Sent sent = kept.chat().send(sender, body, at, key);
+        Sent sent = kept.chat().send(sender, body, at, key, rate);
         keep(kept, sent);
         return sent.message();
     }

@@ -6,6 +6,7 @@ import dev.pigeonhole.domain.port.out.ChatLock;
 import dev.pigeonhole.domain.port.out.Chats;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
+import dev.pigeonhole.domain.port.out.Quotas;
 
 import java.util.Set;
 
@@ -28,6 +29,16 @@ public interface StoreFixture extends AutoCloseable {
     ChatLock lock();
 
     Channels channels();
+
+    /** The users' buckets for the rarer writes. */
+    Quotas quotas();
+
+    /**
+     * The same buckets as a second server sharing this store sees them: through its own
+     * connection on Redis; the very same object in memory, where a second server has no store to
+     * share. Closed with the fixture.
+     */
+    Quotas quotasOfAnotherInstance();
 
     /**
      * Cuts every upstream pub/sub connection of {@link #channels()} the way a network failure or a

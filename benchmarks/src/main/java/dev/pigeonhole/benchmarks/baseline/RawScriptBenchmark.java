@@ -65,11 +65,13 @@ public class RawScriptBenchmark {
     @Setup(Level.Trial)
     public void start() {
         jedis = RawRedis.connect();
-        // The text LuaScript.load("chat_send", "chat") sends: common.lua, the aggregate, the script.
-        sha = jedis.scriptLoad(resource("common") + "\n" + resource("chat") + "\n" + resource("chat_send"));
+        // The text LuaScript.load("chat_send", "bucket", "chat") sends: common.lua, the token bucket,
+        // the aggregate, the script.
+        sha = jedis.scriptLoad(resource("common") + "\n" + resource("bucket") + "\n" + resource("chat") + "\n"
+                + resource("chat_send"));
         String base = RawRedis.prefix() + "chat:{" + CHAT + "}:";
         keys = List.of(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows",
-                base + "joined", base + "open");
+                base + "joined", base + "open", base + "buckets");
         channel = base.substring(0, base.length() - 1); // KeyLayout.Tagged's chat channel
         eventHead = "{\"type\":\"message\",\"chat\":\"" + CHAT + "\",\"message\":";
         keyArray = keys.toArray(String[]::new);
@@ -107,10 +109,11 @@ public class RawScriptBenchmark {
         long now = System.currentTimeMillis();
         String tail = "\"ts\":" + BigDecimal.valueOf(now, 3).toPlainString()
                 + ",\"sender\":\"" + SENDER + "\",\"message\":\"a message of about the length people type\"}";
-        // As ChatScripts.Posting lays them out: chat, sender, tail, at, key field, key window,
-        // max retained, max members, publish mode, channel, event head.
-        List<String> args = List.of(CHAT, SENDER, tail, Long.toString(now), "", WINDOW_MILLIS, MAX_RETAINED,
-                MAX_MEMBERS, "P", channel, eventHead);
+        // As ChatScripts.Posting lays them out: chat, sender, tail, at, key field, key window, body
+        // digest, max retained, max members, rate burst and interval (none: the store is measured,
+        // not the limiter), publish mode, channel, event head.
+        List<String> args = List.of(CHAT, SENDER, tail, Long.toString(now), "", WINDOW_MILLIS, "", MAX_RETAINED,
+                MAX_MEMBERS, "1", "0", "P", channel, eventHead);
         Object reply = lettuceCommands == null
                 ? jedis.evalsha(sha, keys, args)
                 : lettuceCommands.evalsha(sha, ScriptOutputType.MULTI, keyArray, args.toArray(String[]::new));

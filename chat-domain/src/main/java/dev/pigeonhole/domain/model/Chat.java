@@ -11,7 +11,8 @@ import java.util.TreeSet;
 /**
  * One group chat: the aggregate in which every rule of Redis in Action 6.5.2, with its races
  * fixed, is written once. It holds the members and their cursors, the range of ids handed out and
- * the window still held, the sends remembered under idempotency keys, and the limits; it holds no
+ * the window still held, the sends remembered under idempotency keys, each member's send bucket,
+ * and the limits; it holds no
  * message text, which its store keeps in a {@link MessageLog} beside it.
  *
  * <p>Each operation checks what it must in a fixed order, changes the chat, and answers with its
@@ -39,6 +40,7 @@ public final class Chat {
     private final Limits limits;
     private final Members members = new Members();
     private final KeyedSends keyedSends = new KeyedSends();
+    private final SendBuckets sendBuckets = new SendBuckets();
     private Access access = Access.PRIVATE;
     private long lastId;
     /** The oldest id still held; when nothing is held, lastId + 1, the id the next message gets. */
@@ -74,7 +76,7 @@ public final class Chat {
         opened = true;
         this.access = Objects.requireNonNull(access, "access");
         everyone.forEach(member -> members.add(member, 0));
-        Sent first = send(creator, body, at, Optional.empty());
+        Sent first = send(creator, body, at, Optional.empty(), RateLimit.NONE);
         return new Opened(id, first, everyone);
     }
 
@@ -82,28 +84,38 @@ public final class Chat {
      * Appends a message with the next id. The sender's cursor moves to it only if the sender had
      * seen everything before it, so its own message is never unread and nothing from others is
      * ever skipped. With a key the same sender used here before, inside the key's window, nothing
-     * is stored: the answer is the message stored then.
+     * is stored: the answer is the message stored then, rebuilt from what the chat remembers of
+     * it and this send's own body. Otherwise the sender's bucket in this chat gives a token, at
+     * the send's own time, or the send is refused.
      *
      * @throws UnknownChatException  if the chat was deleted
      * @throws NotAMemberException   if the sender is not a member
      * @throws InvalidInputException if the key was used for a different body
+     * @throws RateLimitedException  if the sender's bucket in this chat is empty; nothing changed
      */
-    public Sent send(UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
+    public Sent send(UserId sender, String body, Instant at, Optional<IdempotencyKey> key, RateLimit rate) {
         long cursor = checkMember(sender);
         // Every store keeps times to the millisecond, so a message reads back as it was sent.
         Instant sentAt = at.truncatedTo(ChronoUnit.MILLIS);
         if (key.isPresent()) {
             keyedSends.forgetClosed(sentAt);
-            Optional<Message> earlier = keyedSends.sentBefore(sender, key.get(), sentAt);
+            Optional<RememberedSend> earlier = keyedSends.sentBefore(sender, key.get(), sentAt);
             if (earlier.isPresent()) {
-                return Sent.repeatOf(id, key.get(), earlier.get(), body);
+                return earlier.get().replay(id, key.get(), sender, body);
             }
         }
+        takeSendToken(sender, rate, sentAt);
         Message message = new Message(nextId(), sentAt, sender, body);
         moveSenderCursor(sender, cursor, message.id());
         trimRetained();
-        key.ifPresent(sentUnder -> keyedSends.remember(sender, sentUnder, message));
+        key.ifPresent(sentUnder -> keyedSends.remember(sender, sentUnder, RememberedSend.of(message),
+                limits.maxRetained()));
         return new Sent(id, message, false);
+    }
+
+    /** A send with no limit on its rate, as the first message of a chat is (opening has its own). */
+    public Sent send(UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
+        return send(sender, body, at, key, RateLimit.NONE);
     }
 
     /**
@@ -272,6 +284,20 @@ public final class Chat {
         if (upTo > lastId) {
             throw beyondLastId(id, upTo, lastId);
         }
+    }
+
+    /** RateLimit.take on the sender's bucket in this chat; no limit keeps no bucket. */
+    private void takeSendToken(UserId sender, RateLimit rate, Instant at) {
+        if (rate.isNone()) {
+            return;
+        }
+        long now = at.toEpochMilli();
+        sendBuckets.forgetFull(now);
+        RateLimit.Take take = rate.take(sendBuckets.fullAt(sender), now);
+        if (!take.admitted()) {
+            throw new RateLimitedException(RateLimits.Write.SEND, rate, take.retryAfter());
+        }
+        sendBuckets.refillAt(sender, take.fullAtMillis());
     }
 
     private long nextId() {

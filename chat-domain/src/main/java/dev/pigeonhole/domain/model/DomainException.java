@@ -9,7 +9,8 @@ package dev.pigeonhole.domain.model;
  */
 public abstract sealed class DomainException extends RuntimeException
         permits InvalidIdException, InvalidInputException, UnknownChatException, ChatAlreadyExistsException,
-        NotAMemberException, PrivateChatException, ChatFullException, MailboxFullException, StoreUnavailableException {
+        NotAMemberException, PrivateChatException, ChatFullException, MailboxFullException, RateLimitedException,
+        StoreUnavailableException {
 
     protected DomainException(String message) {
         super(message, null, false, false);

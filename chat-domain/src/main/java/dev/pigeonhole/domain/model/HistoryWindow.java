@@ -47,9 +47,13 @@ public record HistoryWindow(long firstAvailableId, long lastId) {
         return after + 1 < firstAvailableId;
     }
 
-    /** A member's pending messages, from the page a store read above its cursor. */
+    /**
+     * A member's pending messages, from the page a store read above its cursor: more follow when
+     * the page stops short of the last id.
+     */
     public PendingChat pending(ChatId chat, long cursor, List<Message> page) {
-        return new PendingChat(chat, page, unreadAfter(cursor), gapAfter(cursor), firstAvailableId);
+        long readUpTo = page.isEmpty() ? cursor : page.getLast().id();
+        return new PendingChat(chat, page, unreadAfter(cursor), gapAfter(cursor), firstAvailableId, readUpTo < lastId);
     }
 
     /** A page of history, from what a store read above {@code after}. */

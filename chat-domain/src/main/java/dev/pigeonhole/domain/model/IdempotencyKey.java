@@ -20,6 +20,14 @@ public record IdempotencyKey(String value) {
         return new IdempotencyKey(value);
     }
 
+    /**
+     * The key as one sender's: "sender key". Ids hold no space, so no two senders' keys can ever
+     * read the same; this is how every store names a remembered send.
+     */
+    public String scopedTo(UserId sender) {
+        return sender.value() + " " + value;
+    }
+
     @Override
     public String toString() {
         return value;

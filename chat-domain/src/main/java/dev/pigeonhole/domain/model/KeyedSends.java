@@ -1,47 +1,77 @@
 package dev.pigeonhole.domain.model;
 
 import java.time.Instant;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
- * The sends one chat remembers under idempotency keys, each until its window closes
- * ({@link IdempotencyKey#WINDOW} after the send). Scoped to the sender: two members may use the
- * same key without meeting. Part of a {@link Chat}, which its store guards; not thread-safe.
+ * The sends one chat remembers under idempotency keys: each until its window closes
+ * ({@link IdempotencyKey#WINDOW} after the send), and never more than the chat's retention limit
+ * of them, the soonest to close going first. So a chat's memory of keys follows its retention as
+ * its messages do. Scoped to the sender: two members may use the same key without meeting.
+ *
+ * <p>Ordered by the time each window closes, then by {@link IdempotencyKey#scopedTo}: the order a
+ * Redis sorted set keeps them in, so the script that transliterates this forgets the same ones.
+ * Part of a {@link Chat}, which its store guards; not thread-safe.
  */
 final class KeyedSends {
 
-    private record SenderKey(UserId sender, IdempotencyKey key) {
+    /** How many keys whose window closed one send forgets at most, so no send pays for a backlog. */
+    static final int FORGET_AT_MOST = 100;
+
+    private record Window(long closesAtMillis, String scopedKey) {
     }
 
-    private record Remembered(Message message, Instant forgetAt) {
-    }
+    private static final Comparator<Window> SOONEST_FIRST =
+            Comparator.comparingLong(Window::closesAtMillis).thenComparing(Window::scopedKey);
 
-    /** In the order remembered, which is the order the windows close when the clock runs forward. */
-    private final LinkedHashMap<SenderKey, Remembered> byKey = new LinkedHashMap<>();
+    private final TreeMap<Window, RememberedSend> bySoonestClose = new TreeMap<>(SOONEST_FIRST);
+    private final Map<String, Window> windowByKey = new HashMap<>();
 
-    /** Forgets the oldest keys whose windows have closed by {@code now}. */
+    /** Forgets up to {@link #FORGET_AT_MOST} of the keys whose windows have closed by {@code now}. */
     void forgetClosed(Instant now) {
-        Iterator<Remembered> oldestFirst = byKey.values().iterator();
-        while (oldestFirst.hasNext() && !now.isBefore(oldestFirst.next().forgetAt())) {
-            oldestFirst.remove();
+        for (int forgotten = 0; forgotten < FORGET_AT_MOST && !bySoonestClose.isEmpty(); forgotten++) {
+            Window soonest = bySoonestClose.firstKey();
+            if (soonest.closesAtMillis() > now.toEpochMilli()) {
+                return;
+            }
+            forget(soonest);
         }
     }
 
-    /** The message the sender sent under the key, if that send's window is still open at {@code now}. */
-    Optional<Message> sentBefore(UserId sender, IdempotencyKey key, Instant now) {
-        Remembered remembered = byKey.get(new SenderKey(sender, key));
-        if (remembered == null || !now.isBefore(remembered.forgetAt())) {
+    /** The send the sender made under the key, if its window is still open at {@code now}. */
+    Optional<RememberedSend> sentBefore(UserId sender, IdempotencyKey key, Instant now) {
+        Window window = windowByKey.get(key.scopedTo(sender));
+        if (window == null || window.closesAtMillis() <= now.toEpochMilli()) {
             return Optional.empty();
         }
-        return Optional.of(remembered.message());
+        return Optional.of(bySoonestClose.get(window));
     }
 
-    void remember(UserId sender, IdempotencyKey key, Message message) {
-        SenderKey senderKey = new SenderKey(sender, key);
-        // Put at the end again, so the map stays in the order the windows close.
-        byKey.remove(senderKey);
-        byKey.put(senderKey, new Remembered(message, message.sentAt().plus(IdempotencyKey.WINDOW)));
+    /** Remembers the send, then forgets the soonest to close while more than {@code atMost} are kept. */
+    void remember(UserId sender, IdempotencyKey key, RememberedSend send, int atMost) {
+        String scopedKey = key.scopedTo(sender);
+        Window earlier = windowByKey.get(scopedKey);
+        if (earlier != null) {
+            forget(earlier);
+        }
+        Window window = new Window(send.sentAt().plus(IdempotencyKey.WINDOW).toEpochMilli(), scopedKey);
+        bySoonestClose.put(window, send);
+        windowByKey.put(scopedKey, window);
+        while (bySoonestClose.size() > atMost) {
+            forget(bySoonestClose.firstKey());
+        }
+    }
+
+    int count() {
+        return bySoonestClose.size();
+    }
+
+    private void forget(Window window) {
+        bySoonestClose.remove(window);
+        windowByKey.remove(window.scopedKey());
     }
 }

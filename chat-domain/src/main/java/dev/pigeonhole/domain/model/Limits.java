@@ -1,39 +1,56 @@
 package dev.pigeonhole.domain.model;
 
+import java.util.Objects;
+
 /**
- * The bounds that keep every store finite. Each one is configuration; {@link #DEFAULTS} are the
- * values docs/DESIGN.md §3 promises.
+ * The bounds that keep every store, and every answer, finite. Each one is configuration;
+ * {@link #DEFAULTS} are the values docs/DESIGN.md §3 and §6 promise.
  *
  * @param maxBodyLength   characters in one message body
  * @param maxMembers      members of one chat
- * @param maxRetained     messages one chat keeps; older ones are dropped and readers told of the gap
+ * @param maxRetained     messages one chat keeps; older ones are dropped and readers told of the
+ *                        gap. Also how many idempotency keys it remembers
  * @param mailboxCapacity messages one mailbox holds before it rejects deliveries
+ * @param pending         what one fetch of pending messages, or one live catch-up, holds in all
+ * @param rates           how fast each user may write
  */
-public record Limits(int maxBodyLength, int maxMembers, int maxRetained, int mailboxCapacity) {
+public record Limits(int maxBodyLength, int maxMembers, int maxRetained, int mailboxCapacity, PendingBudget pending,
+                     RateLimits rates) {
 
-    public static final Limits DEFAULTS = new Limits(4_096, 1_000, 10_000, 10_000);
+    public static final Limits DEFAULTS = new Limits(4_096, 1_000, 10_000, 10_000, PendingBudget.DEFAULTS,
+            RateLimits.DEFAULTS);
 
     public Limits {
         positive("maxBodyLength", maxBodyLength);
         positive("maxMembers", maxMembers);
         positive("maxRetained", maxRetained);
         positive("mailboxCapacity", mailboxCapacity);
+        Objects.requireNonNull(pending, "pending");
+        Objects.requireNonNull(rates, "rates");
     }
 
     public Limits withMaxRetained(int value) {
-        return new Limits(maxBodyLength, maxMembers, value, mailboxCapacity);
+        return new Limits(maxBodyLength, maxMembers, value, mailboxCapacity, pending, rates);
     }
 
     public Limits withMaxMembers(int value) {
-        return new Limits(maxBodyLength, value, maxRetained, mailboxCapacity);
+        return new Limits(maxBodyLength, value, maxRetained, mailboxCapacity, pending, rates);
     }
 
     public Limits withMailboxCapacity(int value) {
-        return new Limits(maxBodyLength, maxMembers, maxRetained, value);
+        return new Limits(maxBodyLength, maxMembers, maxRetained, value, pending, rates);
     }
 
     public Limits withMaxBodyLength(int value) {
-        return new Limits(value, maxMembers, maxRetained, mailboxCapacity);
+        return new Limits(value, maxMembers, maxRetained, mailboxCapacity, pending, rates);
+    }
+
+    public Limits withPending(PendingBudget value) {
+        return new Limits(maxBodyLength, maxMembers, maxRetained, mailboxCapacity, value, rates);
+    }
+
+    public Limits withRates(RateLimits value) {
+        return new Limits(maxBodyLength, maxMembers, maxRetained, mailboxCapacity, pending, value);
     }
 
     /** Holds the configured length limit against a body whose shape was checked already ({@link MessageText}). */

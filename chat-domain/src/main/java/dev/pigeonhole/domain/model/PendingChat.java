@@ -12,8 +12,11 @@ import java.util.Objects;
  * @param gap              true when retention dropped messages this member never acknowledged
  * @param firstAvailableId the oldest id the chat still holds (lastId + 1 if none); with a gap,
  *                         what the member missed runs from its cursor + 1 to here - 1
+ * @param more             true when messages after the last one here were left out (a cap or a
+ *                         {@link PendingBudget}): the client reads on after it
  */
-public record PendingChat(ChatId chat, List<Message> messages, long unread, boolean gap, long firstAvailableId) {
+public record PendingChat(ChatId chat, List<Message> messages, long unread, boolean gap, long firstAvailableId,
+                          boolean more) {
 
     public PendingChat {
         Objects.requireNonNull(chat, "chat");
@@ -22,5 +25,13 @@ public record PendingChat(ChatId chat, List<Message> messages, long unread, bool
             throw new IllegalArgumentException("unread " + unread + " is less than the " + messages.size()
                     + " messages returned");
         }
+    }
+
+    /** The same chat with only its first {@code count} messages, and {@code more} if that left any out. */
+    public PendingChat firstOnly(int count) {
+        if (count >= messages.size()) {
+            return this;
+        }
+        return new PendingChat(chat, messages.subList(0, count), unread, gap, firstAvailableId, true);
     }
 }

@@ -11,7 +11,11 @@ import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.Opened;
+import dev.pigeonhole.domain.model.PendingBudget;
 import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.RateLimit;
+import dev.pigeonhole.domain.model.RateLimitedException;
+import dev.pigeonhole.domain.model.RateLimits.Write;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
 import dev.pigeonhole.domain.port.in.CreateChat;
@@ -23,6 +27,7 @@ import dev.pigeonhole.domain.port.in.ReadMessages;
 import dev.pigeonhole.domain.port.in.SendMessage;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.Chats;
+import dev.pigeonhole.domain.port.out.Quotas;
 
 import java.time.InstantSource;
 import java.util.List;
@@ -31,8 +36,9 @@ import java.util.Objects;
 /**
  * The group chat use cases. The rules are the {@link dev.pigeonhole.domain.model.Chat} aggregate's,
  * which every store applies in one atomic step of its own; this service does what lies around
- * that step: it holds the configured body limit against the text, reads the clock, draws chat ids
- * until one is free, and announces what the store's step left to announce
+ * that step: it holds the configured body limit against the text, takes a token for the rarer
+ * writes (a send's is taken inside the store's step), reads the clock, shares the pending budget
+ * out, draws chat ids until one is free, and announces what the store's step left to announce
  * ({@link ChatChange#events()} of an open, a join or a leave).
  */
 public final class ChatService implements CreateChat, SendMessage, FetchPending, AcknowledgeMessages,
@@ -42,13 +48,18 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
 
     private final Chats chats;
     private final Channels channels;
+    private final Quotas quotas;
     private final Limits limits;
     private final InstantSource clock;
 
-    /** @param channels where membership changes are announced, so live connections follow them */
-    public ChatService(Chats chats, Channels channels, Limits limits, InstantSource clock) {
+    /**
+     * @param channels where membership changes are announced, so live connections follow them
+     * @param quotas   the buckets of creating and inviting, held to {@link Limits#rates()}
+     */
+    public ChatService(Chats chats, Channels channels, Quotas quotas, Limits limits, InstantSource clock) {
         this.chats = Objects.requireNonNull(chats, "chats");
         this.channels = Objects.requireNonNull(channels, "channels");
+        this.quotas = Objects.requireNonNull(quotas, "quotas");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -56,6 +67,7 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     @Override
     public CreatedChat create(CreateChat.Command command) {
         limits.checkBodyLength(command.firstMessage());
+        admit(command.creator(), Write.CREATE);
         if (command.chat().isPresent()) {
             return open(command.chat().get(), command);
         }
@@ -82,12 +94,15 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     @Override
     public Message send(SendMessage.Command command) {
         limits.checkBodyLength(command.text());
-        return chats.send(command.chat(), command.sender(), command.text(), clock.instant(), command.idempotencyKey());
+        return chats.send(command.chat(), command.sender(), command.text(), clock.instant(), command.idempotencyKey(),
+                limits.rates().send());
     }
 
+    /** Within the pending budget, shared out over the chats so none starves the others. */
     @Override
     public List<PendingChat> pending(FetchPending.Query query) {
-        return chats.pending(query.user(), query.perChatLimit());
+        PendingBudget budget = limits.pending();
+        return budget.share(chats.pending(query.user(), Math.min(query.perChatLimit(), budget.maxMessages())));
     }
 
     @Override
@@ -102,6 +117,9 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
 
     @Override
     public void join(JoinChat.Command command) {
+        if (!command.by().equals(command.user())) {
+            admit(command.by(), Write.INVITE);
+        }
         announce(chats.join(command.chat(), command.by(), command.user()));
     }
 
@@ -131,5 +149,14 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     @Override
     public List<ChatSummary> chatsOf(UserId user) {
         return chats.chatsOf(user);
+    }
+
+    /** Takes a token from the user's bucket for the write, before the write: refused, nothing changes. */
+    private void admit(UserId user, Write write) {
+        RateLimit limit = limits.rates().of(write);
+        RateLimit.Take take = quotas.take(user, write, limit);
+        if (!take.admitted()) {
+            throw new RateLimitedException(write, limit, take.retryAfter());
+        }
     }
 }

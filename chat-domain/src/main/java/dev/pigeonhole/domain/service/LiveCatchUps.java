@@ -1,6 +1,9 @@
 package dev.pigeonhole.domain.service;
 
+import dev.pigeonhole.domain.model.PendingBudget;
+
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +16,9 @@ import java.util.function.Supplier;
  * requests waiting behind them. So a feed waits its turn, first come first served, for a bounded
  * time; one whose turn does not come tells its client to resync instead, which is never wrong.
  *
+ * <p>Each catch-up holds what one fetch of pending messages may ({@link PendingBudget}); a chat
+ * left short is followed by a resync, and the client pulls the rest.
+ *
  * <p>A feed reads on its reader's thread; this only makes that thread wait, and starts none.
  */
 public final class LiveCatchUps {
@@ -24,8 +30,9 @@ public final class LiveCatchUps {
 
     private final Semaphore turns;
     private final Duration wait;
+    private final PendingBudget budget;
 
-    public LiveCatchUps(int concurrent, Duration wait) {
+    public LiveCatchUps(int concurrent, Duration wait, PendingBudget budget) {
         if (concurrent < 1) {
             throw new IllegalArgumentException("concurrent catch-ups must be at least 1, not " + concurrent);
         }
@@ -34,10 +41,19 @@ public final class LiveCatchUps {
         }
         this.turns = new Semaphore(concurrent, true);
         this.wait = wait;
+        this.budget = Objects.requireNonNull(budget, "budget");
+    }
+
+    public LiveCatchUps(int concurrent, Duration wait) {
+        this(concurrent, wait, PendingBudget.DEFAULTS);
     }
 
     public static LiveCatchUps defaults() {
         return new LiveCatchUps(DEFAULT_CONCURRENT, DEFAULT_WAIT);
+    }
+
+    PendingBudget budget() {
+        return budget;
     }
 
     /**

@@ -11,7 +11,6 @@ import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.FetchPending;
 import dev.pigeonhole.domain.port.in.LiveFeed;
 import dev.pigeonhole.domain.port.out.Chats;
 
@@ -41,9 +40,6 @@ import java.util.stream.Collectors;
  * followed are settled again on a later signal.
  */
 final class UserFeed implements LiveFeed {
-
-    /** The same cap as a pull of pending messages; a chat with more unread is announced as a resync. */
-    private static final int CATCH_UP_PER_CHAT = FetchPending.Query.DEFAULT_PER_CHAT_LIMIT;
 
     private final UserId user;
     private final Chats chats;
@@ -302,14 +298,15 @@ final class UserFeed implements LiveFeed {
     }
 
     /**
-     * Queues what is pending in the chats {@code which} accepts, oldest first in each. A chat with
-     * more unread than one read returns is followed by a resync: the client must pull the rest. So
-     * is a read that did not get its turn or that the store did not answer.
+     * Queues what is pending in the chats {@code which} accepts, oldest first in each, within the
+     * catch-up budget. A chat with more than the budget let through is followed by a resync: the
+     * client must pull the rest. So is a read that did not get its turn or that the store did not
+     * answer.
      */
     private void catchUp(Predicate<ChatId> which, boolean forgetOthers) throws InterruptedException {
         Optional<List<PendingChat>> read;
         try {
-            read = catchUps.inTurn(() -> chats.pending(user, CATCH_UP_PER_CHAT));
+            read = catchUps.inTurn(() -> chats.pending(user, catchUps.budget().maxMessages()));
         } catch (StoreUnavailableException e) {
             read = Optional.empty();
         }
@@ -324,13 +321,12 @@ final class UserFeed implements LiveFeed {
             highestIds.keySet().retainAll(mine);
         }
         boolean more = false;
-        for (PendingChat chat : pending) {
-            if (which.test(chat.chat())) {
-                Channel channel = Channel.ofChat(chat.chat());
-                chat.messages().forEach(message ->
-                        caughtUp.add(new LiveSignal.Event(channel, new LiveEvent.MessagePosted(chat.chat(), message))));
-                more |= chat.unread() > chat.messages().size();
-            }
+        List<PendingChat> wanted = pending.stream().filter(chat -> which.test(chat.chat())).toList();
+        for (PendingChat chat : catchUps.budget().share(wanted)) {
+            Channel channel = Channel.ofChat(chat.chat());
+            chat.messages().forEach(message ->
+                    caughtUp.add(new LiveSignal.Event(channel, new LiveEvent.MessagePosted(chat.chat(), message))));
+            more |= chat.more();
         }
         if (more) {
             caughtUp.add(new LiveSignal.Resync());

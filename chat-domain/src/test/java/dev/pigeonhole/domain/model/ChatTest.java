@@ -266,6 +266,94 @@ class ChatTest {
             assertThatExceptionOfType(NotAMemberException.class)
                     .isThrownBy(() -> chat.send(BOB, "once", at(), Optional.of(key)));
         }
+
+        @Test
+        void the_chat_remembers_no_more_keys_than_it_retains_messages_the_soonest_to_close_going_first() {
+            openWithBob();
+            Instant first = at();
+            chat.send(BOB, "oldest", first, Optional.of(IdempotencyKey.of("k0")));
+            for (int k = 1; k <= LIMITS.maxRetained(); k++) {
+                chat.send(BOB, "body " + k, at(), Optional.of(IdempotencyKey.of("k" + k)));
+            }
+
+            Sent oldestAgain = chat.send(BOB, "oldest", at(), Optional.of(IdempotencyKey.of("k0")));
+            Sent newestAgain = chat.send(BOB, "body 4", at(), Optional.of(IdempotencyKey.of("k4")));
+
+            assertThat(oldestAgain.repeat()).as("k0 was forgotten to keep four keys").isFalse();
+            assertThat(newestAgain.repeat()).isTrue();
+        }
+
+        @Test
+        void a_repeat_is_rebuilt_from_the_id_the_time_and_its_own_body() {
+            openWithBob();
+            Instant sentAt = at();
+            chat.send(BOB, "once", sentAt, Optional.of(key));
+
+            Sent again = chat.send(BOB, "once", sentAt.plusSeconds(30), Optional.of(key));
+
+            assertThat(again.message()).isEqualTo(new Message(2, sentAt, BOB, "once"));
+        }
+    }
+
+    @Nested
+    class SendingWithinARate {
+
+        private final RateLimit threeAnHour = RateLimit.parse("3/1h");
+
+        @Test
+        void a_member_sends_its_burst_then_is_refused_and_nothing_changes() {
+            openWithBob();
+            Instant now = at();
+            for (int i = 1; i <= 3; i++) {
+                chat.send(BOB, "ok " + i, now, Optional.empty(), threeAnHour);
+            }
+            long cursor = cursorOf(BOB);
+
+            assertThatExceptionOfType(RateLimitedException.class)
+                    .isThrownBy(() -> chat.send(BOB, "one too many", now, Optional.empty(), threeAnHour))
+                    .satisfies(refused -> assertThat(refused.retryAfter()).isEqualTo(Duration.ofMinutes(20)));
+            assertThat(chat.history().lastId()).isEqualTo(4);
+            assertThat(cursorOf(BOB)).isEqualTo(cursor);
+        }
+
+        @Test
+        void the_bucket_is_the_senders_own_and_refills_by_the_send_time() {
+            openWithBob();
+            Instant now = at();
+            for (int i = 1; i <= 3; i++) {
+                chat.send(BOB, "ok " + i, now, Optional.empty(), threeAnHour);
+            }
+
+            assertThat(chat.send(ALICE, "alice is not held up", now, Optional.empty(), threeAnHour).repeat()).isFalse();
+            assertThat(chat.send(BOB, "twenty minutes on", now.plus(Duration.ofMinutes(20)), Optional.empty(),
+                    threeAnHour).message().id()).isEqualTo(6);
+        }
+
+        @Test
+        void a_repeat_under_a_key_takes_no_token() {
+            openWithBob();
+            Instant now = at();
+            IdempotencyKey key = IdempotencyKey.of("again");
+            chat.send(BOB, "keyed", now, Optional.of(key), threeAnHour);
+            chat.send(BOB, "two", now, Optional.empty(), threeAnHour);
+            chat.send(BOB, "three", now, Optional.empty(), threeAnHour);
+
+            assertThat(chat.send(BOB, "keyed", now, Optional.of(key), threeAnHour).repeat()).isTrue();
+        }
+
+        @Test
+        void leaving_and_coming_back_does_not_refill_the_bucket() {
+            openWithBob();
+            Instant now = at();
+            for (int i = 1; i <= 3; i++) {
+                chat.send(BOB, "ok " + i, now, Optional.empty(), threeAnHour);
+            }
+            chat.leave(BOB);
+            chat.join(ALICE, BOB);
+
+            assertThatExceptionOfType(RateLimitedException.class)
+                    .isThrownBy(() -> chat.send(BOB, "back", now, Optional.empty(), threeAnHour));
+        }
     }
 
     @Nested

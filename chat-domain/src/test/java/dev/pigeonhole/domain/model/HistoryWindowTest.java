@@ -43,7 +43,11 @@ class HistoryWindowTest {
     void pending_and_pages_are_built_from_the_same_arithmetic() {
         HistoryWindow window = new HistoryWindow(5, 6);
 
-        assertThat(window.pending(CHAT, 2, List.of(FIVE))).isEqualTo(new PendingChat(CHAT, List.of(FIVE), 4, true, 5));
+        assertThat(window.pending(CHAT, 2, List.of(FIVE)))
+                .isEqualTo(new PendingChat(CHAT, List.of(FIVE), 4, true, 5, true));
+        assertThat(window.pending(CHAT, 2, List.of(FIVE, new Message(6, FIVE.sentAt(), FIVE.sender(), "six"))).more())
+                .as("the page reaches the last id").isFalse();
+        assertThat(window.pending(CHAT, 6, List.of()).more()).as("nothing unread").isFalse();
         assertThat(window.page(4, List.of(FIVE))).isEqualTo(new MessagePage(List.of(FIVE), false, 5, 6));
     }
 

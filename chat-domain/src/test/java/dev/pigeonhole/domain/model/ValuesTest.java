@@ -40,12 +40,14 @@ class ValuesTest {
 
     @Test
     void the_default_limits_are_the_documented_ones() {
-        assertThat(Limits.DEFAULTS).isEqualTo(new Limits(4_096, 1_000, 10_000, 10_000));
+        assertThat(Limits.DEFAULTS).isEqualTo(new Limits(4_096, 1_000, 10_000, 10_000,
+                new PendingBudget(1_000, 1_048_576), new RateLimits(RateLimit.parse("20/5s"), RateLimit.parse("10/1m"),
+                RateLimit.parse("30/1m"), RateLimit.parse("30/1m"))));
     }
 
     @Test
     void every_limit_is_at_least_one() {
-        assertThat(new Limits(1, 1, 1, 1)).isEqualTo(Limits.DEFAULTS.withMaxBodyLength(1).withMaxMembers(1)
+        assertThat(new Limits(1, 1, 1, 1, PendingBudget.DEFAULTS, RateLimits.DEFAULTS)).isEqualTo(Limits.DEFAULTS.withMaxBodyLength(1).withMaxMembers(1)
                 .withMaxRetained(1).withMailboxCapacity(1));
         assertThatThrownBy(() -> Limits.DEFAULTS.withMaxBodyLength(0)).hasMessageContaining("maxBodyLength");
         assertThatThrownBy(() -> Limits.DEFAULTS.withMaxMembers(0)).hasMessageContaining("maxMembers");
@@ -100,7 +102,7 @@ class ValuesTest {
     void a_pending_chat_cannot_claim_fewer_unread_than_it_returns() {
         Message one = new Message(1, NOW, ALICE, "hi");
 
-        assertThatThrownBy(() -> new PendingChat(ChatId.of("1"), List.of(one), 0, false, 1))
+        assertThatThrownBy(() -> new PendingChat(ChatId.of("1"), List.of(one), 0, false, 1, false))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.http;
 
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -33,6 +34,12 @@ final class Problem extends RuntimeException {
 
     static Problem retryLater(String type, String title, String detail, int seconds) {
         return new Problem(503, type, title, detail, seconds);
+    }
+
+    /** 429 with the whole seconds until a retry can succeed, never 0. */
+    static Problem tooManyRequests(String type, String title, String detail, Duration retryAfter) {
+        int seconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (retryAfter.toMillis() + 999) / 1000));
+        return new Problem(429, type, title, detail, seconds);
     }
 
     static Problem malformedJson(String detail) {

@@ -9,6 +9,7 @@ import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.PrivateChatException;
+import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import io.javalin.http.Context;
@@ -52,6 +53,8 @@ final class Problems {
             case ChatAlreadyExistsException e -> Problem.of(409, "chat-exists", "Chat already exists", e.getMessage());
             case ChatFullException e -> Problem.of(409, "chat-full", "Chat full", e.getMessage());
             case MailboxFullException e -> Problem.of(409, "mailbox-full", "Mailbox full", e.getMessage());
+            case RateLimitedException e -> Problem.tooManyRequests("rate-limited", "Too many requests", e.getMessage(),
+                    e.retryAfter());
             case StoreUnavailableException e -> {
                 // The cause names hosts and ports: for the operator's log, not for clients.
                 LOG.warn("store unavailable: {}", e.getMessage());

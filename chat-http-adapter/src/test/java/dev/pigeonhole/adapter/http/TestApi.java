@@ -5,7 +5,9 @@ import dev.pigeonhole.adapter.inmemory.InMemoryChatLock;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
 import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
+import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.service.ChatService;
 import dev.pigeonhole.domain.service.LiveService;
 import dev.pigeonhole.domain.service.MailboxService;
@@ -43,7 +45,7 @@ final class TestApi implements AutoCloseable {
         InstantSource clock = now::get;
         InMemoryChannels channels = new InMemoryChannels();
         InMemoryChats store = new InMemoryChats(limits, channels);
-        ChatService chats = new ChatService(store, channels, limits, clock);
+        ChatService chats = new ChatService(store, channels, new InMemoryQuotas(clock), limits, clock);
         MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits), limits, clock);
         PresenceService presence = new PresenceService(new InMemoryPresenceRegistry(), store, channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
@@ -57,8 +59,14 @@ final class TestApi implements AutoCloseable {
         client = new ApiClient(URI.create("http://127.0.0.1:" + server.port()));
     }
 
+    /**
+     * The default limits, but every write admitted: the tests of routes send faster than a
+     * person, on a clock that stands still. The rate limit tests give their own.
+     */
+    static final Limits LIMITS = Limits.DEFAULTS.withRates(RateLimits.NONE);
+
     static TestApi start() {
-        return new TestApi(Limits.DEFAULTS, HttpSettings.defaults(true), UnaryOperator.identity());
+        return new TestApi(LIMITS, HttpSettings.defaults(true), UnaryOperator.identity());
     }
 
     static TestApi start(Limits limits, HttpSettings settings) {
@@ -67,7 +75,7 @@ final class TestApi implements AutoCloseable {
 
     /** With some use cases wrapped, to hold a request at a known point. */
     static TestApi start(UnaryOperator<UseCases> decorate) {
-        return new TestApi(Limits.DEFAULTS, HttpSettings.defaults(true), decorate);
+        return new TestApi(LIMITS, HttpSettings.defaults(true), decorate);
     }
 
     void advance(Duration by) {

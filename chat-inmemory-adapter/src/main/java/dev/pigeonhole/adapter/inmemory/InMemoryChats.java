@@ -13,6 +13,7 @@ import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.Opened;
 import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
@@ -82,9 +83,10 @@ public final class InMemoryChats implements Chats {
     }
 
     @Override
-    public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
+    public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key,
+                        RateLimit rate) {
         return changing(chat, stored -> {
-            Sent sent = stored.chat.send(sender, body, at, key);
+            Sent sent = stored.chat.send(sender, body, at, key, rate);
             stored.keep(sent);
             // Still under the chat's lock, so each chat's messages are announced in id order.
             announce(stored, sent);

@@ -6,6 +6,7 @@ import dev.pigeonhole.domain.port.out.ChatLock;
 import dev.pigeonhole.domain.port.out.Chats;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
+import dev.pigeonhole.domain.port.out.Quotas;
 import dev.pigeonhole.tck.StoreFixture;
 
 import java.time.InstantSource;
@@ -19,6 +20,8 @@ final class InMemoryStoreFixture implements StoreFixture {
     private final InMemoryPresenceRegistry presence = new InMemoryPresenceRegistry();
     // The lock contract waits for real leases to expire, as it must on Redis, so real time here.
     private final InMemoryChatLock lock = new InMemoryChatLock(InstantSource.system());
+    // The quota contract waits for real tokens to come back, as it must on Redis.
+    private final InMemoryQuotas quotas = new InMemoryQuotas(InstantSource.system());
 
     InMemoryStoreFixture(Limits limits) {
         this.chats = new InMemoryChats(limits, channels);
@@ -48,6 +51,17 @@ final class InMemoryStoreFixture implements StoreFixture {
     @Override
     public Channels channels() {
         return channels;
+    }
+
+    @Override
+    public Quotas quotas() {
+        return quotas;
+    }
+
+    /** The same buckets: in memory, a second server would have a store of its own. */
+    @Override
+    public Quotas quotasOfAnotherInstance() {
+        return quotas;
     }
 
     @Override

@@ -2,9 +2,10 @@ package dev.pigeonhole.domain.service;
 
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
+import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
-import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.CreatedChat;
@@ -18,7 +19,11 @@ import dev.pigeonhole.domain.model.LiveEvent.MessagePosted;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.Opened;
+import dev.pigeonhole.domain.model.PendingBudget;
 import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.RateLimit;
+import dev.pigeonhole.domain.model.RateLimitedException;
+import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
@@ -60,7 +65,7 @@ class ChatServiceTest {
     private final Heard toBob = new Heard(channels, Channel.ofUser(BOB));
     private final Heard toCarol = new Heard(channels, Channel.ofUser(CAROL));
     private final Heard inLunch = new Heard(channels, Channel.ofChat(LUNCH));
-    private final ChatService service = new ChatService(chats, channels, LIMITS, clock);
+    private final ChatService service = new ChatService(chats, channels, new InMemoryQuotas(clock), LIMITS, clock);
 
     @AfterEach
     void stopListening() {
@@ -103,7 +108,8 @@ class ChatServiceTest {
 
     @Test
     void a_generated_id_that_someone_chose_meanwhile_is_drawn_again() {
-        ChatService racing = new ChatService(new ChoosingFirst(chats, 1), channels, LIMITS, clock);
+        ChatService racing = 
+                new ChatService(new ChoosingFirst(chats, 1), channels, new InMemoryQuotas(clock), LIMITS, clock);
 
         CreatedChat created = racing.create(new CreateChat.Command(ALICE, Set.of(), Optional.empty(), "hello"));
 
@@ -114,7 +120,8 @@ class ChatServiceTest {
 
     @Test
     void after_five_clashes_in_a_row_creating_gives_up() {
-        ChatService racing = new ChatService(new ChoosingFirst(chats, 5), channels, LIMITS, clock);
+        ChatService racing = 
+                new ChatService(new ChoosingFirst(chats, 5), channels, new InMemoryQuotas(clock), LIMITS, clock);
 
         assertThatExceptionOfType(ChatAlreadyExistsException.class).isThrownBy(
                 () -> racing.create(new CreateChat.Command(ALICE, Set.of(), Optional.empty(), "hello")));
@@ -212,6 +219,55 @@ class ChatServiceTest {
         assertThat(inLunch.all()).isEmpty();
     }
 
+    @Test
+    void sends_are_held_to_the_configured_rate_by_the_clock() {
+        ChatService strict = new ChatService(chats, channels, new InMemoryQuotas(clock),
+                LIMITS.withRates(RateLimits.DEFAULTS.withSend(RateLimit.parse("2/1m"))), clock);
+        openLunch();
+        strict.send(new SendMessage.Command(LUNCH, BOB, "one"));
+        strict.send(new SendMessage.Command(LUNCH, BOB, "two"));
+
+        assertThatExceptionOfType(RateLimitedException.class)
+                .isThrownBy(() -> strict.send(new SendMessage.Command(LUNCH, BOB, "three")))
+                .withMessage("too many sends: the limit is 2/1m; try again in 30 s");
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(strict.send(new SendMessage.Command(LUNCH, BOB, "three")).id()).isEqualTo(4);
+    }
+
+    @Test
+    void creating_and_inviting_take_tokens_from_the_users_own_buckets_and_a_refusal_changes_nothing() {
+        ChatService strict = new ChatService(chats, channels, new InMemoryQuotas(clock),
+                LIMITS.withRates(new RateLimits(RateLimit.NONE, RateLimit.parse("1/1m"), RateLimit.parse("1/1m"),
+                        RateLimit.NONE)), clock);
+        strict.create(new CreateChat.Command(ALICE, Set.of(), Optional.of(LUNCH), "hi"));
+        assertThatExceptionOfType(RateLimitedException.class).isThrownBy(() ->
+                strict.create(new CreateChat.Command(ALICE, Set.of(), Optional.of(ChatId.of("dinner")), "hi")));
+        strict.join(new JoinChat.Command(LUNCH, ALICE, BOB));
+
+        assertThatExceptionOfType(RateLimitedException.class)
+                .isThrownBy(() -> strict.join(new JoinChat.Command(LUNCH, ALICE, CAROL)));
+        assertThat(service.chatsOf(ALICE)).extracting(ChatSummary::chat).containsExactly(LUNCH);
+        assertThat(service.chatsOf(CAROL)).isEmpty();
+        assertThat(strict.create(new CreateChat.Command(BOB, Set.of(), Optional.of(ChatId.of("dinner")), "hi"))
+                .chat()).as("bob's bucket is his own").isEqualTo(ChatId.of("dinner"));
+    }
+
+    @Test
+    void pending_holds_what_the_budget_allows_and_says_where_more_waits() {
+        ChatService budgeted = new ChatService(chats, channels, new InMemoryQuotas(clock),
+                LIMITS.withPending(new PendingBudget(3, 1 << 20)), clock);
+        openLunch();
+        for (int i = 0; i < 5; i++) {
+            budgeted.send(new SendMessage.Command(LUNCH, ALICE, "m" + i));
+        }
+
+        List<PendingChat> pending = budgeted.pending(new FetchPending.Query(BOB));
+
+        assertThat(pending.getFirst().messages()).extracting(Message::body).containsExactly("hi bob", "m0", "m1");
+        assertThat(pending.getFirst().more()).isTrue();
+        assertThat(pending.getFirst().unread()).isEqualTo(6);
+    }
+
     /**
      * The in-memory store, with someone else choosing each id it draws just before this creator
      * opens it, the first {@code times} times: the race a generated id can lose.
@@ -242,8 +298,9 @@ class ChatServiceTest {
         }
 
         @Override
-        public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
-            return store.send(chat, sender, body, at, key);
+        public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key,
+                            RateLimit rate) {
+            return store.send(chat, sender, body, at, key, rate);
         }
 
         @Override

@@ -1,10 +1,12 @@
 package dev.pigeonhole.domain.service;
 
+import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveEvent.PresenceChanged;
 import dev.pigeonhole.domain.model.LiveSignal;
@@ -37,13 +39,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LiveFeedPresenceTest {
 
+    /** Feeds are under test here, not the limiter: every write is admitted. */
+    private static final Limits UNLIMITED_RATES = Limits.DEFAULTS.withRates(RateLimits.NONE);
+
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final int SMALL_QUEUE = 4;
 
     private final TestClock clock = new TestClock();
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
-    private final ChatService chatService = new ChatService(chats, channels, Limits.DEFAULTS, clock);
+    private final ChatService chatService =
+            new ChatService(chats, channels, new InMemoryQuotas(clock), UNLIMITED_RATES, clock);
     private final SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, SMALL_QUEUE);
     private final LiveService live = new LiveService(multiplexer, chats, clock);
 

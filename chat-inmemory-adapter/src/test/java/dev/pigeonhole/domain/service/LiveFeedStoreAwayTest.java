@@ -1,5 +1,6 @@
 package dev.pigeonhole.domain.service;
 
+import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.domain.model.Channel;
@@ -7,6 +8,7 @@ import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.CreateChat;
@@ -38,6 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(60)
 class LiveFeedStoreAwayTest {
 
+    /** Feeds are under test here, not the limiter: every write is admitted. */
+    private static final Limits UNLIMITED_RATES = Limits.DEFAULTS.withRates(RateLimits.NONE);
+
     private static final Duration WAIT = Duration.ofSeconds(10);
     /** A read that is expected to find nothing: long enough to be a real wait, no timing goal. */
     private static final Duration QUIET = Duration.ofMillis(200);
@@ -45,7 +50,8 @@ class LiveFeedStoreAwayTest {
     private final TestClock clock = new TestClock();
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
-    private final ChatService chatService = new ChatService(chats, channels, Limits.DEFAULTS, clock);
+    private final ChatService chatService =
+            new ChatService(chats, channels, new InMemoryQuotas(clock), UNLIMITED_RATES, clock);
     private volatile boolean away;
     private final SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(reachable(channels), 16);
     private final LiveService live = new LiveService(multiplexer, reachable(chats, Chats.class), clock);

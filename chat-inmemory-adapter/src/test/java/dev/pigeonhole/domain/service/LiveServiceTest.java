@@ -1,9 +1,12 @@
 package dev.pigeonhole.domain.service;
 
+import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.PendingBudget;
+import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.LiveSignal.CloseReason;
@@ -41,12 +44,16 @@ import static org.awaitility.Awaitility.await;
  */
 class LiveServiceTest {
 
+    /** Feeds are under test here, not the limiter: every write is admitted. */
+    private static final Limits UNLIMITED_RATES = Limits.DEFAULTS.withRates(RateLimits.NONE);
+
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
     private final TestClock clock = new TestClock();
-    private final ChatService chatService = new ChatService(chats, channels, Limits.DEFAULTS, clock);
+    private final ChatService chatService =
+            new ChatService(chats, channels, new InMemoryQuotas(clock), UNLIMITED_RATES, clock);
     private SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, 1_024);
     private LiveService live = new LiveService(multiplexer, chats, clock);
 
@@ -176,6 +183,24 @@ class LiveServiceTest {
         }
         try (LiveFeed feed = live.subscribe(bob)) {
             assertThat(texts(feed, 1_000)).endsWith("1000 999");
+            assertThat(feed.next(WAIT)).contains(new LiveSignal.Resync());
+        }
+    }
+
+    @Test
+    void a_catch_up_holds_what_its_budget_allows_shared_over_the_chats_then_a_resync() throws Exception {
+        live = new LiveService(multiplexer, chats, clock,
+                new LiveCatchUps(1, Duration.ofSeconds(5), new PendingBudget(6, 1 << 20)));
+        UserId alice = user();
+        UserId bob = user();
+        ChatId one = create(alice, Set.of(bob), "a0");
+        ChatId two = create(alice, Set.of(bob), "b0");
+        for (int i = 1; i <= 5; i++) {
+            send(one, alice, "a" + i);
+            send(two, alice, "b" + i);
+        }
+        try (LiveFeed feed = live.subscribe(bob)) {
+            assertThat(texts(feed, 6)).containsExactlyInAnyOrder("1 a0", "2 a1", "3 a2", "1 b0", "2 b1", "3 b2");
             assertThat(feed.next(WAIT)).contains(new LiveSignal.Resync());
         }
     }

@@ -1,9 +1,11 @@
 package dev.pigeonhole.domain.service;
 
+import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.CreateChat;
 import dev.pigeonhole.domain.port.in.LiveFeed;
@@ -27,6 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class UpstreamSubscriptionsTest {
 
+    /** Feeds are under test here, not the limiter: every write is admitted. */
+    private static final Limits UNLIMITED_RATES = Limits.DEFAULTS.withRates(RateLimits.NONE);
+
     private static final int USERS = 100;
     private static final int FEEDS_PER_USER = 10;
     private static final int CHAT_SIZE = 10;
@@ -34,7 +39,8 @@ class UpstreamSubscriptionsTest {
     private final TestClock clock = new TestClock();
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
-    private final ChatService chatService = new ChatService(chats, channels, Limits.DEFAULTS, clock);
+    private final ChatService chatService =
+            new ChatService(chats, channels, new InMemoryQuotas(clock), UNLIMITED_RATES, clock);
     private final SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, 1_024);
     private final LiveService live = new LiveService(multiplexer, chats, clock);
 

@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.HistoryWindow;
 import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.UserId;
 
 import java.util.ArrayList;
@@ -36,11 +37,12 @@ final class ChatScripts {
     private record Variants(LuaScript tagged, LuaScript book) {
 
         static Variants changing(String name) {
-            return new Variants(LuaScript.load(name, "chat"), LuaScript.load("book_" + name, "chat", "book"));
+            return new Variants(LuaScript.load(name, "bucket", "chat"),
+                    LuaScript.load("book_" + name, "bucket", "chat", "book"));
         }
 
         static Variants reading(String name) {
-            LuaScript script = LuaScript.load(name, "chat");
+            LuaScript script = LuaScript.load(name, "bucket", "chat");
             return new Variants(script, script);
         }
     }
@@ -72,15 +74,19 @@ final class ChatScripts {
     /**
      * What a send or an open posts, as {@code posting_arguments()} in chat.lua reads it.
      *
-     * @param tail     the message's JSON after its id, which only the script knows
-     * @param keyField the sender and its idempotency key, or empty for a send without one
+     * @param tail       the message's JSON after its id, which only the script knows
+     * @param keyField   the sender and its idempotency key, or empty for a send without one
+     * @param bodyDigest what the chat remembers of the body under the key
+     * @param rate       the sender's send bucket in the chat; {@link RateLimit#NONE} for an open
      */
     record Posting(ChatId chat, UserId user, String tail, long atMillis, String keyField, long keyWindowMillis,
-                   int maxRetained, int maxMembers, PublishMode publishing, String channel, String eventHead) {
+                   String bodyDigest, int maxRetained, int maxMembers, RateLimit rate, PublishMode publishing,
+                   String channel, String eventHead) {
 
         List<String> arguments() {
             return List.of(chat.value(), user.value(), tail, Long.toString(atMillis), keyField,
-                    Long.toString(keyWindowMillis), Integer.toString(maxRetained), Integer.toString(maxMembers),
+                    Long.toString(keyWindowMillis), bodyDigest, Integer.toString(maxRetained),
+                    Integer.toString(maxMembers), Integer.toString(rate.burst()), Long.toString(rate.intervalMillis()),
                     publishing.scriptArgument(), channel, eventHead);
         }
     }
@@ -107,10 +113,13 @@ final class ChatScripts {
         }
     }
 
-    /** chat_send.lua: answers SENT with the new id, or REPEAT with the message stored under the key. */
+    /**
+     * chat_send.lua: answers SENT with the new id, REPEAT with "id:time:digest" remembered under
+     * the key, or RATE_LIMITED with the milliseconds until the sender's bucket has a token.
+     */
     record Send(Posting message) implements ChatScript<Send.Answer> {
 
-        enum Answer { SENT, REPEAT, NO_CHAT, NOT_MEMBER, LOCKED }
+        enum Answer { SENT, REPEAT, NO_CHAT, NOT_MEMBER, RATE_LIMITED, LOCKED }
 
         @Override
         public ScriptCall call(KeyLayout layout) {

@@ -5,6 +5,7 @@ import dev.pigeonhole.domain.model.ChannelPattern;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.DomainException;
 import dev.pigeonhole.domain.model.LockName;
+import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
 
 import java.util.List;
@@ -54,6 +55,9 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
 
     String mailbox(UserId user);
 
+    /** One user's bucket for one kind of write ({@link dev.pigeonhole.domain.port.out.Quotas}). */
+    String quota(UserId user, RateLimits.Write write);
+
     default String presence() {
         return prefix() + "presence";
     }
@@ -97,11 +101,12 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
      *                     the tagged layout, where sends take no lock
      */
     record ChatKeys(String members, String messageIds, String messages, String sentUnderKey, String keyWindows,
-                    String joinPoints, String openToAll, Optional<String> sendLock) {
+                    String joinPoints, String openToAll, String sendBuckets, Optional<String> sendLock) {
 
         /** Every key the chat owns, state first: what every chat script takes and the last leave deletes. */
         public List<String> all() {
-            return List.of(members, messageIds, messages, sentUnderKey, keyWindows, joinPoints, openToAll);
+            return List.of(members, messageIds, messages, sentUnderKey, keyWindows, joinPoints, openToAll,
+                    sendBuckets);
         }
     }
 
@@ -122,7 +127,12 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         public ChatKeys chat(ChatId chat) {
             String base = prefix + "chat:{" + chat.value() + "}:";
             return new ChatKeys(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows",
-                    base + "joined", base + "open", Optional.empty());
+                    base + "joined", base + "open", base + "buckets", Optional.empty());
+        }
+
+        @Override
+        public String quota(UserId user, RateLimits.Write write) {
+            return prefix + "user:{" + user.value() + "}:quota:" + write.word();
         }
 
         @Override
@@ -204,7 +214,12 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
             // has none of them (private, every member joined at 0).
             return new ChatKeys(prefix + "chat:" + id, prefix + "ids:" + id, prefix + "msgs:" + id,
                     prefix + "sent:" + id, prefix + "sent-windows:" + id, prefix + "joined:" + id,
-                    prefix + "open:" + id, Optional.of(prefix + "lock:chat:" + id));
+                    prefix + "open:" + id, prefix + "buckets:" + id, Optional.of(prefix + "lock:chat:" + id));
+        }
+
+        @Override
+        public String quota(UserId user, RateLimits.Write write) {
+            return prefix + "quota:" + write.word() + ":" + user.value();
         }
 
         @Override

@@ -17,6 +17,10 @@ import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.Opened;
 import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.PrivateChatException;
+import dev.pigeonhole.domain.model.RateLimit;
+import dev.pigeonhole.domain.model.RateLimitedException;
+import dev.pigeonhole.domain.model.RateLimits;
+import dev.pigeonhole.domain.model.RememberedSend;
 import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UnknownChatException;
@@ -46,6 +50,9 @@ import java.util.function.Supplier;
  * step, after the chat's own change has succeeded. The chat's members stay the truth; the index
  * only says where to look, so {@link #pending} and {@link #chatsOf} skip a chat the index still
  * lists but the user is no longer in.
+ *
+ * <p>A send's rate limit is the sender's bucket in the chat, a hash field of the chat's own
+ * {@code buckets} key, taken inside the send script: a send stays one round trip.
  *
  * <p>Round trips: send, acknowledge and read 1; pending and chatsOf 2 whatever the number of
  * chats; open, join and leave 2.
@@ -96,7 +103,7 @@ public final class RedisChats implements Chats {
     @Override
     public Opened open(ChatId chat, UserId creator, Set<UserId> members, Access access, String body, Instant at) {
         Instant sentAt = toTheMillisecond(at);
-        var script = new ChatScripts.Open(posting(chat, creator, sentAt, body, Optional.empty()), access,
+        var script = new ChatScripts.Open(posting(chat, creator, sentAt, body, Optional.empty(), RateLimit.NONE), access,
                 List.copyOf(members));
         Answered<ChatScripts.Open.Answer> answered = waitingForBookLock(chat, () -> run(script));
         Reply reply = answered.reply();
@@ -115,18 +122,27 @@ public final class RedisChats implements Chats {
     }
 
     @Override
-    public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
+    public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key,
+                        RateLimit rate) {
         Instant sentAt = toTheMillisecond(at);
-        var script = new ChatScripts.Send(posting(chat, sender, sentAt, body, key));
+        var script = new ChatScripts.Send(posting(chat, sender, sentAt, body, key, rate));
         Answered<ChatScripts.Send.Answer> answered = waitingForBookLock(chat, () -> run(script));
         Reply reply = answered.reply();
         return switch (answered.word()) {
             case SENT -> new Message(reply.number(0), sentAt, sender, body);
-            case REPEAT -> Sent.repeatOf(chat, key.orElseThrow(), MessageJson.message(reply.text(0)), body).message();
+            case REPEAT -> remembered(reply.text(0)).replay(chat, key.orElseThrow(), sender, body).message();
             case NO_CHAT -> throw new UnknownChatException(chat);
             case NOT_MEMBER -> throw new NotAMemberException(sender, chat);
+            case RATE_LIMITED -> throw new RateLimitedException(RateLimits.Write.SEND, rate,
+                    Duration.ofMillis(reply.number(0)));
             case LOCKED -> throw answered.unexpected();
         };
+    }
+
+    /** A remembered send as chat.lua's remember() stores it: "id:time:digest". */
+    private static RememberedSend remembered(String stored) {
+        String[] parts = stored.split(":", 3);
+        return new RememberedSend(Long.parseLong(parts[0]), Instant.ofEpochMilli(Long.parseLong(parts[1])), parts[2]);
     }
 
     @Override
@@ -259,12 +275,12 @@ public final class RedisChats implements Chats {
     }
 
     private ChatScripts.Posting posting(ChatId chat, UserId user, Instant sentAt, String body,
-                                        Optional<IdempotencyKey> key) {
-        // Ids cannot hold a space, so "sender key" names one sender's key unambiguously.
-        String keyField = key.map(k -> user.value() + " " + k.value()).orElse("");
+                                        Optional<IdempotencyKey> key, RateLimit rate) {
+        String keyField = key.map(k -> k.scopedTo(user)).orElse("");
+        String digest = key.isPresent() ? RememberedSend.digestOf(body) : "";
         return new ChatScripts.Posting(chat, user, MessageJson.tailOf(sentAt, user, body), sentAt.toEpochMilli(),
-                keyField, IdempotencyKey.WINDOW.toMillis(), limits.maxRetained(), limits.maxMembers(), publishing,
-                keys.chatChannel(chat), MessageJson.messagePostedHead(chat));
+                keyField, IdempotencyKey.WINDOW.toMillis(), digest, limits.maxRetained(), limits.maxMembers(), rate,
+                publishing, keys.chatChannel(chat), MessageJson.messagePostedHead(chat));
     }
 
     /** Lists the chat in each user's index, in one pipelined round trip. */

@@ -14,6 +14,7 @@ final class Scripts {
     static final LuaScript INDEX_LIST = LuaScript.load("index_list");
     static final LuaScript MAILBOX_DELIVER = LuaScript.load("mailbox_deliver");
     static final LuaScript MAILBOX_TAKE = LuaScript.load("mailbox_take");
+    static final LuaScript QUOTA_TAKE = LuaScript.load("quota_take", "bucket");
     static final LuaScript PRESENCE_TOUCH = LuaScript.load("presence_touch");
     static final LuaScript PRESENCE_SINCE = LuaScript.load("presence_since");
     static final LuaScript PRESENCE_AMONG = LuaScript.load("presence_among");

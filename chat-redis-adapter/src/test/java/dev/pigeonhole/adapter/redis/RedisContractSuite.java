@@ -6,6 +6,8 @@ import dev.pigeonhole.tck.ChannelsContract;
 import dev.pigeonhole.tck.ChatLockContract;
 import dev.pigeonhole.tck.ChatIdempotencyContract;
 import dev.pigeonhole.tck.ChatAccessContract;
+import dev.pigeonhole.tck.ChatSendRateContract;
+import dev.pigeonhole.tck.QuotasContract;
 import dev.pigeonhole.tck.ChatMembershipContract;
 import dev.pigeonhole.tck.ChatMessagesContract;
 import dev.pigeonhole.tck.ChatRacesContract;
@@ -45,6 +47,22 @@ abstract class RedisContractSuite {
 
     @Nested
     class Idempotency extends ChatIdempotencyContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return store(limits);
+        }
+    }
+
+    @Nested
+    class SendRate extends ChatSendRateContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return store(limits);
+        }
+    }
+
+    @Nested
+    class WriteQuotas extends QuotasContract {
         @Override
         protected StoreFixture newStore(Limits limits) {
             return store(limits);

@@ -8,6 +8,7 @@ import dev.pigeonhole.domain.port.out.ChatLock;
 import dev.pigeonhole.domain.port.out.Chats;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
+import dev.pigeonhole.domain.port.out.Quotas;
 import dev.pigeonhole.tck.StoreFixture;
 
 import java.time.InstantSource;
@@ -32,6 +33,9 @@ public final class RedisStoreFixture implements StoreFixture {
     private final RedisPresenceRegistry presence;
     private final RedisChatLock lock;
     private final RedisChannels channels;
+    private final RedisQuotas quotas;
+    private final RedisClientKind client;
+    private RedisDriver secondDriver;
 
     public RedisStoreFixture(RedisTarget target, RedisClientKind client, Function<String, KeyLayout> layout,
                              Limits limits) {
@@ -52,6 +56,8 @@ public final class RedisStoreFixture implements StoreFixture {
         this.presence = new RedisPresenceRegistry(driver, keys);
         this.lock = new RedisChatLock(driver, keys, InstantSource.system());
         this.channels = new RedisChannels(driver, keys, publishing);
+        this.quotas = new RedisQuotas(driver, keys);
+        this.client = client;
     }
 
     public RedisDriver driver() {
@@ -91,6 +97,20 @@ public final class RedisStoreFixture implements StoreFixture {
         return channels;
     }
 
+    @Override
+    public Quotas quotas() {
+        return quotas;
+    }
+
+    /** Through a connection of its own, as a second server's. */
+    @Override
+    public synchronized Quotas quotasOfAnotherInstance() {
+        if (secondDriver == null) {
+            secondDriver = client.open(target.settings(clientName));
+        }
+        return new RedisQuotas(secondDriver, keys);
+    }
+
     /** CLIENT KILL on this fixture's subscription connections, as a network failure would. */
     @Override
     public void dropLiveConnections() {
@@ -109,7 +129,10 @@ public final class RedisStoreFixture implements StoreFixture {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         driver.close();
+        if (secondDriver != null) {
+            secondDriver.close();
+        }
     }
 }

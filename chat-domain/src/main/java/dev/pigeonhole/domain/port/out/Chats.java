@@ -12,12 +12,15 @@ import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Joined;
 import dev.pigeonhole.domain.model.Left;
+import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.Opened;
 import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.PrivateChatException;
+import dev.pigeonhole.domain.model.RateLimit;
+import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
@@ -78,24 +81,35 @@ public interface Chats {
      *
      * <p>With a key, a send the same sender made to this chat under the same key, less than
      * {@link IdempotencyKey#WINDOW} before {@code at}, is not made again: nothing is stored or
-     * announced, no cursor moves, and the message stored then is returned as it was, even if
-     * retention has dropped it since. The key is forgotten with the chat when its last member
-     * leaves.
+     * announced, no cursor moves, and the message stored then is answered, rebuilt from its id,
+     * its time and this call's body, even if retention has dropped it since. The chat remembers at
+     * most {@link Limits#maxRetained()} keys, the soonest to close forgotten first, and forgets
+     * them all with the chat when its last member leaves.
+     *
+     * <p>A send that is not a repeat takes a token from the sender's bucket in this chat under
+     * {@code rate}, at the time {@code at}, in the same atomic step.
      *
      * @throws UnknownChatException  if the chat does not exist
      * @throws NotAMemberException   if {@code sender} is not a member
      * @throws InvalidInputException if the key was used for a different body
+     * @throws RateLimitedException  if the sender's bucket in this chat is empty; nothing changed
      */
-    Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key);
+    Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key, RateLimit rate);
 
-    /** A send without an idempotency key: each call stores a message. */
+    /** A send with no limit on its rate. */
+    default Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key) {
+        return send(chat, sender, body, at, key, RateLimit.NONE);
+    }
+
+    /** A send without an idempotency key or a limit on its rate: each call stores a message. */
     default Message send(ChatId chat, UserId sender, String body, Instant at) {
-        return send(chat, sender, body, at, Optional.empty());
+        return send(chat, sender, body, at, Optional.empty(), RateLimit.NONE);
     }
 
     /**
-     * {@link Chat#pending} for each of the user's chats, in {@link ChatId}'s order. Moves no
-     * cursor. A user in no chat gets an empty list.
+     * {@link Chat#pending} for each of the user's chats, in {@link ChatId}'s order, at most
+     * {@code perChatLimit} messages of each. Moves no cursor. A user in no chat gets an empty
+     * list. The budget across chats is the caller's ({@link dev.pigeonhole.domain.model.PendingBudget}).
      */
     List<PendingChat> pending(UserId user, int perChatLimit);
 

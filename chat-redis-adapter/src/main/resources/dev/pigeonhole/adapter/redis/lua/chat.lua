@@ -4,13 +4,14 @@
 -- suite runs random operations against Chat and against these scripts side by side, so the
 -- two cannot drift apart unnoticed. Put in front of every chat script, after common.lua.
 --
--- Every chat script takes the chat's seven keys first, in this order (they share one hash tag,
+-- Every chat script takes the chat's eight keys first, in this order (they share one hash tag,
 -- so one cluster slot); a script's own header names what follows. joined holds each member's
--- join point; open exists only for a chat open to all.
+-- join point; open exists only for a chat open to all; buckets holds the send buckets of those
+-- who sent lately (RateLimit.take, from bucket.lua, which goes in front of this file).
 local chat = { members = KEYS[1], ids = KEYS[2], msgs = KEYS[3], sent = KEYS[4], windows = KEYS[5],
-               joined = KEYS[6], open = KEYS[7] }
+               joined = KEYS[6], open = KEYS[7], buckets = KEYS[8] }
 
--- How many keys whose window closed one send forgets at most, so no send pays for a backlog.
+-- KeyedSends.FORGET_AT_MOST: how many keys whose window closed one send forgets at most.
 local FORGET_AT_MOST = 100
 
 -- ------------------------------------------------------------------ the steps
@@ -117,7 +118,8 @@ local function trim_acknowledged()
   redis.call('ZREMRANGEBYSCORE', chat.msgs, '-inf', lowest[2])
 end
 
--- KeyedSends: the message a sender sent under a key, while the key's window is open.
+-- KeyedSends: what a sender sent under a key (its id, time and body digest, never the body),
+-- while the key's window is open; windows orders them by the time each closes.
 local function forget_closed_keys(now)
   local closed = redis.call('ZRANGEBYSCORE', chat.windows, '-inf', now, 'LIMIT', 0, FORGET_AT_MOST)
   if #closed > 0 then
@@ -134,15 +136,38 @@ local function sent_before(key_field, now)
   return nil
 end
 
-local function remember(key_field, json, forget_at)
-  redis.call('HSET', chat.sent, key_field, json)
+-- Remembers "id:time:digest", then forgets the soonest to close while more than at_most are kept.
+local function remember(key_field, id, at, digest, forget_at, at_most)
+  redis.call('HSET', chat.sent, key_field, id .. ':' .. at .. ':' .. digest)
   redis.call('ZADD', chat.windows, forget_at, key_field)
+  local excess = redis.call('ZCARD', chat.windows) - at_most
+  if excess > 0 then
+    local soonest = redis.call('ZPOPMIN', chat.windows, excess)
+    for i = 1, #soonest, 2 do
+      redis.call('HDEL', chat.sent, soonest[i])
+    end
+  end
+end
+
+-- Chat.takeSendToken: RateLimit.take on the sender's bucket in this chat, at the send's time,
+-- after forgetting the buckets full by then (SendBuckets.forgetFull). buckets: sender -> full at.
+local function take_send_token(sender, rate, now)
+  if rate.interval == 0 then
+    return
+  end
+  redis.call('ZREMRANGEBYSCORE', chat.buckets, '-inf', now)
+  local full_at = tonumber(redis.call('ZSCORE', chat.buckets, sender) or '0')
+  local admitted, full_again, retry_after = take(full_at, now, rate.burst, rate.interval)
+  if not admitted then
+    refuse('RATE_LIMITED', retry_after)
+  end
+  redis.call('ZADD', chat.buckets, full_again, sender)
 end
 
 -- ------------------------------------------------------------------ the operations
 
--- Chat.send. message: { tail, at, key_field ('' for none), key_window }; limits: { max_retained }
--- publishing: { mode, channel, head }.
+-- Chat.send. message: { tail, at, key_field ('' for none), key_window, digest };
+-- limits: { max_retained, rate = { burst, interval } }; publishing: { mode, channel, head }.
 local function send(sender, message, limits, publishing)
   local cursor = check_member(sender)
   if message.key_field ~= '' then
@@ -152,12 +177,14 @@ local function send(sender, message, limits, publishing)
       return { 'REPEAT', earlier }
     end
   end
+  take_send_token(sender, limits.rate, message.at)
   local id = next_id()
   local json = store_message(id, message.tail)
   local moved = move_sender_cursor(sender, cursor, id)
   trim_retained(id, limits.max_retained)
   if message.key_field ~= '' then
-    remember(message.key_field, json, message.at + message.key_window)
+    remember(message.key_field, id, message.at, message.digest, message.at + message.key_window,
+      limits.max_retained)
   end
   announce(publishing.mode, publishing.channel, publishing.head .. json .. '}')
   return { 'SENT', id, moved }
@@ -179,7 +206,7 @@ local function open(creator, others, access, first, limits, publishing)
   end
   -- A deleted chat left nothing, but a book client may have sent to a chat without members:
   -- a new chat starts at id 1 whatever was there.
-  redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows, chat.joined, chat.open)
+  redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows, chat.joined, chat.open, chat.buckets)
   if access == 'OPEN' then
     redis.call('SET', chat.open, 1)
   end
@@ -225,7 +252,7 @@ local function leave(member)
   redis.call('ZREM', chat.members, member)
   redis.call('ZREM', chat.joined, member)
   if redis.call('ZCARD', chat.members) == 0 then
-    redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows, chat.joined, chat.open)
+    redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows, chat.joined, chat.open, chat.buckets)
     return { 'LEFT', 1 }
   end
   trim_acknowledged()
@@ -261,15 +288,18 @@ end
 -- As ChatScripts.java writes them. ARGV[1] is always the chat's id.
 
 -- send and open: chat, user, tail, at (epoch millis), key field ('' for none), key window
--- (millis), max retained, max members, publish mode, channel, event head [, others...]
+-- (millis), body digest, max retained, max members, rate burst, rate interval (millis, 0 for
+-- none), publish mode, channel, event head [, access, others...]
 local function posting_arguments()
   return ARGV[2],
-      { tail = ARGV[3], at = tonumber(ARGV[4]), key_field = ARGV[5], key_window = tonumber(ARGV[6]) },
-      { max_retained = tonumber(ARGV[7]), max_members = tonumber(ARGV[8]) },
-      { mode = ARGV[9], channel = ARGV[10], head = ARGV[11] }
+      { tail = ARGV[3], at = tonumber(ARGV[4]), key_field = ARGV[5], key_window = tonumber(ARGV[6]),
+        digest = ARGV[7] },
+      { max_retained = tonumber(ARGV[8]), max_members = tonumber(ARGV[9]),
+        rate = { burst = tonumber(ARGV[10]), interval = tonumber(ARGV[11]) } },
+      { mode = ARGV[12], channel = ARGV[13], head = ARGV[14] }
 end
 
 -- open adds: access ('OPEN' or 'PRIVATE'), then the others
 local function opening_arguments()
-  return ARGV[12], { unpack(ARGV, 13) }
+  return ARGV[15], { unpack(ARGV, 16) }
 end

@@ -1,5 +1,5 @@
 -- Removes a member; the last one out deletes the chat: leave() in chat.lua.
--- KEYS: the chat's seven keys
+-- KEYS: the chat's eight keys
 -- ARGV: chat, member
 return answer(function()
   return leave(ARGV[2])

@@ -1,0 +1,17 @@
+-- RateLimit.take (dev.pigeonhole.domain.model.RateLimit) in Lua, for the scripts that take a
+-- token inside their own atomic step. A bucket is one number, the time it is full again, in
+-- milliseconds; the arithmetic is the Java method's, line for line, in whole milliseconds.
+-- Put in front of the scripts that take tokens, after common.lua.
+
+-- interval: the limit's interval in ms, 0 for RateLimit.NONE. Answers admitted, full_at, retry_after.
+local function take(full_at, now, burst, interval)
+  if interval == 0 then
+    return true, full_at, 0
+  end
+  local full_again = math.max(full_at, now) + interval
+  local overdraft = full_again - now - burst * interval
+  if overdraft > 0 then
+    return false, full_at, overdraft
+  end
+  return true, full_again, 0
+end
