@@ -76,7 +76,7 @@ public final class Pigeonhole implements AutoCloseable {
         InMemoryChannels channels = new InMemoryChannels();
         return new DrivenPorts(
                 new InMemoryChats(config.limits(), channels),
-                new InMemoryMailboxes(config.limits()),
+                new InMemoryMailboxes(config.limits(), channels),
                 new InMemoryPresenceRegistry(),
                 new InMemoryChatLock(clock),
                 channels,
@@ -102,7 +102,7 @@ public final class Pigeonhole implements AutoCloseable {
         PublishMode publishing = PublishMode.of(driver, redis.patternsOnCluster());
         return new DrivenPorts(
                 new RedisChats(driver, keys, config.limits(), publishing),
-                new RedisMailboxes(driver, keys, config.limits()),
+                new RedisMailboxes(driver, keys, config.limits(), publishing),
                 new RedisPresenceRegistry(driver, keys),
                 new RedisChatLock(driver, keys, clock),
                 new RedisChannels(driver, keys, publishing),

@@ -9,6 +9,7 @@ import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +47,8 @@ public final class InMemoryMailboxes implements Mailboxes {
                 // Thrown from inside compute, so the map is left exactly as it was.
                 throw new MailboxFullException(owner, capacity);
             }
-            DirectMessage message = new DirectMessage(mailbox.lastId + 1, at, sender, body);
+            // Kept to the millisecond, as every store keeps times.
+            DirectMessage message = new DirectMessage(mailbox.lastId + 1, at.truncatedTo(ChronoUnit.MILLIS), sender, body);
             mailbox.lastId = message.id();
             mailbox.messages.addLast(message);
             delivered[0] = new Delivered(owner, message, mailbox.messages.size());
