@@ -16,6 +16,7 @@ import dev.pigeonhole.adapter.inmemory.InMemoryChatLock;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
 import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
+import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
 import dev.pigeonhole.domain.port.in.CreateChat;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
@@ -25,10 +26,10 @@ import dev.pigeonhole.domain.port.in.LeaveChat;
 import dev.pigeonhole.domain.port.in.ListChats;
 import dev.pigeonhole.domain.port.in.ListOnlineUsers;
 import dev.pigeonhole.domain.port.in.PrunePresence;
+import dev.pigeonhole.domain.port.in.ReadDirectMessages;
 import dev.pigeonhole.domain.port.in.ReadMessages;
 import dev.pigeonhole.domain.port.in.SendMessage;
 import dev.pigeonhole.domain.port.in.SubscribeToLiveEvents;
-import dev.pigeonhole.domain.port.in.TakeDirectMessages;
 import dev.pigeonhole.domain.port.in.TouchPresence;
 import dev.pigeonhole.domain.service.ChatService;
 import dev.pigeonhole.domain.service.LiveCatchUps;
@@ -146,7 +147,11 @@ public final class Pigeonhole implements AutoCloseable {
         return mailboxes;
     }
 
-    public TakeDirectMessages takeDirectMessages() {
+    public ReadDirectMessages readDirectMessages() {
+        return mailboxes;
+    }
+
+    public AcknowledgeDirectMessages acknowledgeDirectMessages() {
         return mailboxes;
     }
 
