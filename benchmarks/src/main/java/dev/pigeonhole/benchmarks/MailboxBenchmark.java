@@ -3,8 +3,9 @@ package dev.pigeonhole.benchmarks;
 import dev.pigeonhole.app.Pigeonhole;
 import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
-import dev.pigeonhole.domain.port.in.TakeDirectMessages;
+import dev.pigeonhole.domain.port.in.ReadDirectMessages;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +23,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * A direct message delivered and taken again. Pairing the two keeps the mailbox at a constant
- * depth, so the run measures the round trips and not a list that grows until it is full.
+ * A direct message delivered, read and acknowledged: the owner's whole at-least-once cycle, three
+ * round trips on Redis. Acknowledging what was read keeps the mailbox at a constant depth, so the
+ * run measures the round trips and not a list that grows until it is full.
  */
 @State(Scope.Thread)
 @BenchmarkMode({Mode.Throughput, Mode.SampleTime})
@@ -37,18 +39,21 @@ public class MailboxBenchmark {
 
     private Pigeonhole system;
     private DeliverDirectMessage deliver;
-    private TakeDirectMessages take;
+    private ReadDirectMessages read;
+    private AcknowledgeDirectMessages acknowledge;
+    private UserId recipient;
     private DeliverDirectMessage.Command delivery;
-    private TakeDirectMessages.Command taking;
+    private ReadDirectMessages.Command reading;
 
     @Setup(Level.Trial)
     public void start() {
         system = Pigeonhole.start(backend.config(), InstantSource.system());
         deliver = system.deliverDirectMessage();
-        take = system.takeDirectMessages();
-        UserId recipient = UserId.of("recipient");
+        read = system.readDirectMessages();
+        acknowledge = system.acknowledgeDirectMessages();
+        recipient = UserId.of("recipient");
         delivery = new DeliverDirectMessage.Command(UserId.of("sender"), recipient, "a direct message");
-        taking = new TakeDirectMessages.Command(recipient, 1);
+        reading = new ReadDirectMessages.Command(recipient, 1);
     }
 
     @TearDown(Level.Trial)
@@ -57,12 +62,13 @@ public class MailboxBenchmark {
     }
 
     @Benchmark
-    public List<DirectMessage> deliverAndTake() {
-        deliver.deliver(delivery);
-        List<DirectMessage> taken = take.take(taking);
-        if (taken.size() != 1) {
-            throw new IllegalStateException("took " + taken.size() + " messages, not the one just delivered");
+    public List<DirectMessage> deliverReadAndAcknowledge() {
+        long id = deliver.deliver(delivery).message().id();
+        List<DirectMessage> read = this.read.read(reading);
+        if (read.size() != 1 || read.getFirst().id() != id) {
+            throw new IllegalStateException("read " + read + ", not the one message just delivered, " + id);
         }
-        return taken;
+        acknowledge.acknowledge(new AcknowledgeDirectMessages.Command(recipient, id));
+        return read;
     }
 }

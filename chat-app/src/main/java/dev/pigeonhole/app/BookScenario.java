@@ -6,13 +6,14 @@ import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
 import dev.pigeonhole.domain.port.in.CreateChat;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
 import dev.pigeonhole.domain.port.in.FetchPending;
 import dev.pigeonhole.domain.port.in.LeaveChat;
+import dev.pigeonhole.domain.port.in.ReadDirectMessages;
 import dev.pigeonhole.domain.port.in.SendMessage;
-import dev.pigeonhole.domain.port.in.TakeDirectMessages;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -58,10 +59,16 @@ final class BookScenario {
         }
 
         app.deliverDirectMessage().deliver(new DeliverDirectMessage.Command(JEFF, JASON, "psst, a direct message"));
-        List<DirectMessage> mailbox = app.takeDirectMessages().take(new TakeDirectMessages.Command(JASON, 10));
+        // Reading removes nothing: the mailbox lets go of a message only once it is acknowledged,
+        // so a reader that crashes in between reads it again (at-least-once, like pending).
+        List<DirectMessage> mailbox = app.readDirectMessages().read(new ReadDirectMessages.Command(JASON, 10));
         out.println();
-        out.println("jason22 takes from the mailbox:");
-        mailbox.forEach(message -> out.printf("  %s: %s%n", message.sender(), message.body()));
+        out.println("jason22 reads the mailbox, then acknowledges what it read:");
+        mailbox.forEach(message -> out.printf("  %d %s: %s%n", message.id(), message.sender(), message.body()));
+        if (!mailbox.isEmpty()) {
+            app.acknowledgeDirectMessages().acknowledge(
+                    new AcknowledgeDirectMessages.Command(JASON, mailbox.getLast().id()));
+        }
 
         // Both leave, so the chat is deleted and the demo can run again on the same Redis.
         app.leaveChat().leave(new LeaveChat.Command(CHAT, JASON));

@@ -18,6 +18,7 @@ import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
 import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
+import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
 import dev.pigeonhole.domain.port.in.CreateChat;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
@@ -27,10 +28,10 @@ import dev.pigeonhole.domain.port.in.LeaveChat;
 import dev.pigeonhole.domain.port.in.ListChats;
 import dev.pigeonhole.domain.port.in.ListOnlineUsers;
 import dev.pigeonhole.domain.port.in.PrunePresence;
+import dev.pigeonhole.domain.port.in.ReadDirectMessages;
 import dev.pigeonhole.domain.port.in.ReadMessages;
 import dev.pigeonhole.domain.port.in.SendMessage;
 import dev.pigeonhole.domain.port.in.SubscribeToLiveEvents;
-import dev.pigeonhole.domain.port.in.TakeDirectMessages;
 import dev.pigeonhole.domain.port.in.TouchPresence;
 import dev.pigeonhole.domain.service.ChatService;
 import dev.pigeonhole.domain.service.LiveCatchUps;
@@ -78,7 +79,7 @@ public final class Pigeonhole implements AutoCloseable {
         InMemoryChannels channels = new InMemoryChannels();
         return new DrivenPorts(
                 new InMemoryChats(config.limits(), channels),
-                new InMemoryMailboxes(config.limits()),
+                new InMemoryMailboxes(config.limits(), channels),
                 new InMemoryPresenceRegistry(),
                 new InMemoryChatLock(clock),
                 channels,
@@ -105,7 +106,7 @@ public final class Pigeonhole implements AutoCloseable {
         PublishMode publishing = PublishMode.of(driver, redis.patternsOnCluster());
         return new DrivenPorts(
                 new RedisChats(driver, keys, config.limits(), publishing),
-                new RedisMailboxes(driver, keys, config.limits()),
+                new RedisMailboxes(driver, keys, config.limits(), publishing),
                 new RedisPresenceRegistry(driver, keys),
                 new RedisChatLock(driver, keys, clock),
                 new RedisChannels(driver, keys, publishing),
@@ -150,7 +151,11 @@ public final class Pigeonhole implements AutoCloseable {
         return mailboxes;
     }
 
-    public TakeDirectMessages takeDirectMessages() {
+    public ReadDirectMessages readDirectMessages() {
+        return mailboxes;
+    }
+
+    public AcknowledgeDirectMessages acknowledgeDirectMessages() {
         return mailboxes;
     }
 

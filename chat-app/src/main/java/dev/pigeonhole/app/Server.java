@@ -79,7 +79,7 @@ public final class Server implements AutoCloseable {
     static UseCases useCases(Pigeonhole app) {
         return new UseCases(app.createChat(), app.sendMessage(), app.fetchPending(), app.acknowledgeMessages(),
                 app.readMessages(), app.joinChat(), app.leaveChat(), app.listChats(), app.deliverDirectMessage(),
-                app.takeDirectMessages(), app.touchPresence(), app.listOnlineUsers(), app.subscribeToLiveEvents());
+                app.readDirectMessages(), app.acknowledgeDirectMessages(), app.touchPresence(), app.listOnlineUsers(), app.subscribeToLiveEvents());
     }
 
     public int port() {

@@ -229,7 +229,7 @@ class ServerEndToEndTest {
     // --- mailbox --------------------------------------------------------------------------------
 
     @Test
-    void a_mailbox_gives_messages_in_delivery_order_and_a_take_removes_them() {
+    void a_mailbox_gives_messages_in_delivery_order_and_keeps_them_until_they_are_acknowledged() {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
         String carol = ApiClient.randomUser("carol");
@@ -241,12 +241,17 @@ class ServerEndToEndTest {
         assertThat(api.postJson("/api/users/" + carol + "/mailbox", bobToken, Map.of("message", "two")).status()).isEqualTo(201);
         assertThat(api.postJson("/api/users/" + carol + "/mailbox", aliceToken, Map.of("message", "three")).status()).isEqualTo(201);
 
-        JsonNode firstTwo = ok(api.post("/api/mailbox/take?max=2", carolToken)).get("messages");
-        assertThat(firstTwo.values()).containsExactly(direct(alice, "one"), direct(bob, "two"));
-        assertThat(ok(api.post("/api/mailbox/take?max=10", carolToken)).get("messages").values())
-                .containsExactly(direct(alice, "three"));
-        assertThat(ok(api.post("/api/mailbox/take", carolToken)).get("messages").values()).isEmpty();
-        assertThat(ok(api.post("/api/mailbox/take", aliceToken)).get("messages").values()).isEmpty();
+        JsonNode firstTwo = ok(api.get("/api/mailbox?max=2", carolToken)).get("messages");
+        assertThat(firstTwo.values()).containsExactly(message(1, alice, "one"), message(2, bob, "two"));
+        assertThat(ok(api.get("/api/mailbox?max=2", carolToken)).get("messages")).as("reading removes nothing")
+                .isEqualTo(firstTwo);
+
+        assertThat(api.postJson("/api/mailbox/read", carolToken, Map.of("upTo", 2)).status()).isEqualTo(204);
+        assertThat(ok(api.get("/api/mailbox", carolToken)).get("messages").values())
+                .containsExactly(message(3, alice, "three"));
+        assertThat(api.postJson("/api/mailbox/read", carolToken, Map.of("upTo", 3)).status()).isEqualTo(204);
+        assertThat(ok(api.get("/api/mailbox", carolToken)).get("messages").values()).isEmpty();
+        assertThat(ok(api.get("/api/mailbox", aliceToken)).get("messages").values()).isEmpty();
     }
 
     // --- presence -------------------------------------------------------------------------------
@@ -320,8 +325,10 @@ class ServerEndToEndTest {
 
         assertThat(api.postJson("/api/users/" + jason + "/mailbox", jeffToken, Map.of("message", "psst, a direct message"))
                 .status()).isEqualTo(201);
-        assertThat(ok(api.post("/api/mailbox/take?max=10", jasonToken)).get("messages").values())
-                .containsExactly(direct(jeff, "psst, a direct message"));
+        assertThat(ok(api.get("/api/mailbox?max=10", jasonToken)).get("messages").values())
+                .containsExactly(message(1, jeff, "psst, a direct message"));
+        assertThat(api.postJson("/api/mailbox/read", jasonToken, Map.of("upTo", 1)).status()).isEqualTo(204);
+        assertThat(ok(api.get("/api/mailbox", jasonToken)).get("messages").values()).isEmpty();
     }
 
     // --- operations -----------------------------------------------------------------------------
@@ -392,10 +399,6 @@ class ServerEndToEndTest {
     /** A chat message as the server shows it; the clock stands still unless a test moves it. */
     private JsonNode message(long id, String sender, String text) {
         return ApiClient.json(Map.of("id", id, "ts", timestamp(), "sender", sender, "message", text));
-    }
-
-    private JsonNode direct(String sender, String text) {
-        return ApiClient.json(Map.of("ts", timestamp(), "sender", sender, "message", text));
     }
 
     private String timestamp() {

@@ -11,6 +11,7 @@ import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
 import dev.pigeonhole.domain.port.in.CreateChat;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
@@ -19,9 +20,9 @@ import dev.pigeonhole.domain.port.in.JoinChat;
 import dev.pigeonhole.domain.port.in.LeaveChat;
 import dev.pigeonhole.domain.port.in.ListOnlineUsers;
 import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.port.in.ReadDirectMessages;
 import dev.pigeonhole.domain.port.in.ReadMessages;
 import dev.pigeonhole.domain.port.in.SendMessage;
-import dev.pigeonhole.domain.port.in.TakeDirectMessages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -118,17 +119,21 @@ class UseCasesEndToEndTest {
     }
 
     @Test
-    void a_direct_message_waits_in_the_mailbox_until_its_owner_takes_it() {
+    void a_direct_message_waits_in_the_mailbox_until_its_owner_acknowledges_it() {
         UserId alice = user();
         UserId bob = user();
 
         app.deliverDirectMessage().deliver(new DeliverDirectMessage.Command(alice, bob, "one"));
         app.deliverDirectMessage().deliver(new DeliverDirectMessage.Command(alice, bob, "two"));
 
-        assertThat(app.takeDirectMessages().take(new TakeDirectMessages.Command(bob, 10)))
-                .extracting(message -> message.body())
-                .containsExactly("one", "two");
-        assertThat(app.takeDirectMessages().take(new TakeDirectMessages.Command(bob, 10))).isEmpty();
+        assertThat(app.readDirectMessages().read(new ReadDirectMessages.Command(bob, 10)))
+                .extracting(message -> message.id() + " " + message.body())
+                .containsExactly("1 one", "2 two");
+        app.acknowledgeDirectMessages().acknowledge(new AcknowledgeDirectMessages.Command(bob, 1));
+        assertThat(app.readDirectMessages().read(new ReadDirectMessages.Command(bob, 10)))
+                .extracting(message -> message.body()).containsExactly("two");
+        app.acknowledgeDirectMessages().acknowledge(new AcknowledgeDirectMessages.Command(bob, 2));
+        assertThat(app.readDirectMessages().read(new ReadDirectMessages.Command(bob, 10))).isEmpty();
     }
 
     @Test

@@ -1,9 +1,15 @@
 package dev.pigeonhole.tck;
 
+import dev.pigeonhole.domain.model.Channel;
+import dev.pigeonhole.domain.model.Delivered;
 import dev.pigeonhole.domain.model.DirectMessage;
+import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.MailboxFullException;
+import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -11,23 +17,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Instant;
-import java.util.Collection;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * What every {@link Mailboxes} promises (docs/DESIGN.md §3, Redis in Action 6.5.1): senders append,
- * the owner takes the oldest first, atomically, up to the mailbox's capacity.
+ * What every {@link Mailboxes} promises (docs/DESIGN.md §3, Redis in Action 6.5.1): senders
+ * append under the mailbox's next id, the owner reads the oldest first without removing them and
+ * acknowledges what it has, up to the mailbox's capacity; a delivery is announced to its owner.
  *
  * <p>Extend it in an adapter's tests and say how to make a fresh store. Every test uses users of
  * its own, so stores may be shared and tests may run in parallel.
@@ -36,8 +46,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 public abstract class MailboxesContract {
 
     private static final Instant SENT_AT = Instant.parse("2026-01-01T00:00:00Z");
+    private static final UserId SENDER = UserId.of("sender");
 
     private final OpenStores stores = new OpenStores();
+    private StoreFixture store;
     private Mailboxes mailboxes;
 
     /** A fresh store, isolated from every other one alive at the same time. */
@@ -45,7 +57,8 @@ public abstract class MailboxesContract {
 
     @BeforeEach
     void openStore() {
-        mailboxes = open(Limits.DEFAULTS).mailboxes();
+        store = open(Limits.DEFAULTS);
+        mailboxes = store.mailboxes();
     }
 
     @AfterEach
@@ -54,146 +67,232 @@ public abstract class MailboxesContract {
     }
 
     @Test
-    void deliver_appends_and_take_returns_the_oldest_first() {
-        UserId owner = randomUser();
-        List<DirectMessage> sent = messages(3);
-        sent.forEach(message -> mailboxes.deliver(owner, message));
-
-        assertThat(mailboxes.take(owner, 10)).containsExactlyElementsOf(sent);
-    }
-
-    @Test
-    void deliver_reports_the_depth_it_leaves() {
-        UserId owner = randomUser();
-        List<DirectMessage> sent = messages(3);
-
-        assertThat(sent.stream().map(message -> mailboxes.deliver(owner, message)).toList()).containsExactly(1, 2, 3);
-        mailboxes.take(owner, 2);
-        assertThat(mailboxes.deliver(owner, message("after a take"))).isEqualTo(2);
-    }
-
-    @Test
-    void take_removes_what_it_returns() {
-        UserId owner = randomUser();
-        messages(2).forEach(message -> mailboxes.deliver(owner, message));
-
-        mailboxes.take(owner, 10);
-
-        assertThat(mailboxes.take(owner, 10)).isEmpty();
-    }
-
-    @Test
-    void take_returns_at_most_max_and_leaves_the_rest_in_order() {
-        UserId owner = randomUser();
-        List<DirectMessage> sent = messages(5);
-        sent.forEach(message -> mailboxes.deliver(owner, message));
-
-        assertThat(mailboxes.take(owner, 2)).containsExactlyElementsOf(sent.subList(0, 2));
-        assertThat(mailboxes.take(owner, 10)).containsExactlyElementsOf(sent.subList(2, 5));
-    }
-
-    @Test
-    void take_from_an_empty_mailbox_returns_an_empty_list() {
-        assertThat(mailboxes.take(randomUser(), 10)).isEmpty();
-    }
-
-    @Test
-    void mailboxes_are_per_user() {
+    void each_owners_messages_are_numbered_1_2_3_and_the_depth_counts_them() {
         UserId alice = randomUser();
         UserId bob = randomUser();
-        DirectMessage forAlice = message("for alice");
-        DirectMessage forBob = message("for bob");
 
-        mailboxes.deliver(alice, forAlice);
-        mailboxes.deliver(bob, forBob);
+        List<Delivered> toAlice = deliver(alice, 3);
+        Delivered toBob = mailboxes.deliver(bob, SENDER, "for bob", SENT_AT.plusNanos(1_500_000));
 
-        assertThat(mailboxes.take(alice, 10)).containsExactly(forAlice);
-        assertThat(mailboxes.take(bob, 10)).containsExactly(forBob);
+        assertThat(toAlice).extracting(delivered -> delivered.message().id()).containsExactly(1L, 2L, 3L);
+        assertThat(toAlice).extracting(Delivered::depth).containsExactly(1, 2, 3);
+        assertThat(toBob).as("kept to the millisecond")
+                .isEqualTo(new Delivered(bob, new DirectMessage(1, SENT_AT.plusMillis(1), SENDER, "for bob"), 1));
+        assertThat(mailboxes.read(bob, 10)).containsExactly(toBob.message());
     }
 
     @Test
-    void a_full_mailbox_rejects_and_keeps_exactly_what_it_held() {
+    void read_returns_the_oldest_first_up_to_max_and_removes_nothing() {
+        UserId owner = randomUser();
+        List<DirectMessage> sent = messagesOf(deliver(owner, 5));
+
+        assertThat(mailboxes.read(owner, 2)).containsExactlyElementsOf(sent.subList(0, 2));
+        assertThat(mailboxes.read(owner, 10)).containsExactlyElementsOf(sent);
+        assertThat(mailboxes.read(randomUser(), 10)).as("a mailbox never delivered to").isEmpty();
+    }
+
+    @Test
+    void acknowledge_removes_up_to_and_including_an_id_and_keeps_the_rest_in_order() {
+        UserId owner = randomUser();
+        List<DirectMessage> sent = messagesOf(deliver(owner, 5));
+
+        mailboxes.acknowledge(owner, 2);
+
+        assertThat(mailboxes.read(owner, 10)).containsExactlyElementsOf(sent.subList(2, 5));
+        assertThat(mailboxes.deliver(owner, SENDER, "after", SENT_AT).depth()).isEqualTo(4);
+    }
+
+    @Test
+    void acknowledging_above_the_last_id_is_refused_and_changes_nothing() {
+        UserId owner = randomUser();
+        List<DirectMessage> sent = messagesOf(deliver(owner, 3));
+
+        assertThatThrownBy(() -> mailboxes.acknowledge(owner, 4))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessage(DirectMessage.beyondLastId(owner, 4, 3).getMessage());
+        assertThat(mailboxes.read(owner, 10)).containsExactlyElementsOf(sent);
+
+        UserId newcomer = randomUser();
+        assertThatThrownBy(() -> mailboxes.acknowledge(newcomer, 1))
+                .hasMessage(DirectMessage.beyondLastId(newcomer, 1, 0).getMessage());
+        mailboxes.acknowledge(newcomer, 0);
+        assertThat(mailboxes.deliver(newcomer, SENDER, "first", SENT_AT).message().id()).isEqualTo(1);
+    }
+
+    @Test
+    void acknowledging_again_or_an_older_id_is_harmless() {
+        UserId owner = randomUser();
+        List<DirectMessage> sent = messagesOf(deliver(owner, 4));
+        mailboxes.acknowledge(owner, 3);
+
+        mailboxes.acknowledge(owner, 3);
+        mailboxes.acknowledge(owner, 1);
+        mailboxes.acknowledge(owner, 0);
+
+        assertThat(mailboxes.read(owner, 10)).containsExactly(sent.get(3));
+    }
+
+    @Test
+    void ids_keep_growing_after_the_mailbox_empties() {
+        UserId owner = randomUser();
+        deliver(owner, 2);
+        mailboxes.acknowledge(owner, 2);
+        assertThat(mailboxes.read(owner, 10)).isEmpty();
+
+        Delivered next = mailboxes.deliver(owner, SENDER, "again", SENT_AT);
+
+        assertThat(next.message().id()).isEqualTo(3);
+        assertThat(next.depth()).isEqualTo(1);
+        assertThatThrownBy(() -> mailboxes.acknowledge(owner, 4)).isInstanceOf(InvalidInputException.class);
+    }
+
+    @Test
+    void a_full_mailbox_rejects_without_taking_an_id_and_reading_and_acknowledging_makes_room() {
         Mailboxes small = open(Limits.DEFAULTS.withMailboxCapacity(3)).mailboxes();
         UserId owner = randomUser();
-        List<DirectMessage> sent = messages(3);
-        sent.forEach(message -> small.deliver(owner, message));
+        List<DirectMessage> sent = new ArrayList<>();
+        IntStream.range(0, 3).forEach(i -> sent.add(small.deliver(owner, SENDER, "message " + i, SENT_AT).message()));
 
-        assertThatThrownBy(() -> small.deliver(owner, message("one too many")))
+        assertThatThrownBy(() -> small.deliver(owner, SENDER, "one too many", SENT_AT))
                 .isInstanceOfSatisfying(MailboxFullException.class, full -> {
                     assertThat(full.owner()).isEqualTo(owner);
                     assertThat(full.capacity()).isEqualTo(3);
                 });
-        assertThat(small.take(owner, 10)).containsExactlyElementsOf(sent);
+        assertThat(small.read(owner, 10)).containsExactlyElementsOf(sent);
+
+        small.acknowledge(owner, small.read(owner, 1).getLast().id());
+        DirectMessage late = small.deliver(owner, SENDER, "room again", SENT_AT).message();
+
+        assertThat(late.id()).as("the refused delivery took no id").isEqualTo(4);
+        assertThat(small.read(owner, 10)).containsExactly(sent.get(1), sent.get(2), late);
     }
 
     @Test
-    void a_full_mailbox_accepts_again_once_its_owner_takes() {
-        Mailboxes small = open(Limits.DEFAULTS.withMailboxCapacity(2)).mailboxes();
+    void order_is_kept_across_many_deliveries() {
         UserId owner = randomUser();
-        messages(2).forEach(message -> small.deliver(owner, message));
-        small.take(owner, 1);
+        List<DirectMessage> sent = messagesOf(deliver(owner, 1_500));
 
-        DirectMessage late = message("room again");
-        small.deliver(owner, late);
+        List<DirectMessage> received = new ArrayList<>();
+        for (List<DirectMessage> page = mailboxes.read(owner, 400); !page.isEmpty(); page = mailboxes.read(owner, 400)) {
+            received.addAll(page);
+            mailboxes.acknowledge(owner, page.getLast().id());
+        }
 
-        assertThat(small.take(owner, 10)).hasSize(2).endsWith(late);
+        assertThat(received).containsExactlyElementsOf(sent);
     }
 
     @Test
-    void concurrent_takers_share_the_messages_without_duplicates_or_losses() throws Exception {
+    void two_devices_reading_and_acknowledging_at_once_lose_nothing_and_see_nothing_twice() throws Exception {
         UserId owner = randomUser();
-        int total = 2_000;
-        int takers = 4;
-        List<DirectMessage> sent = messages(total);
-        sent.forEach(message -> mailboxes.deliver(owner, message));
-
-        // Every take's batch, whoever took it; a start gate makes the takers really overlap.
-        Collection<List<DirectMessage>> batches = new ConcurrentLinkedQueue<>();
+        int total = 600;
+        // One device's view, in the order it saw it; a start gate makes the devices and the sender overlap.
+        List<List<Long>> seen = List.of(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
         CountDownLatch start = new CountDownLatch(1);
-        try (ExecutorService pool = Executors.newFixedThreadPool(takers)) {
-            List<Future<?>> running = IntStream.range(0, takers)
-                    .<Future<?>>mapToObj(taker -> pool.submit(() -> {
-                        start.await();
-                        List<DirectMessage> batch;
-                        while (!(batch = mailboxes.take(owner, 7)).isEmpty()) {
-                            batches.add(batch);
-                        }
+        try (ExecutorService pool = Executors.newFixedThreadPool(3)) {
+            Future<?> sender = pool.submit(() -> {
+                start.await();
+                deliver(owner, total);
+                return null;
+            });
+            List<Future<?>> devices = seen.stream().<Future<?>>map(view -> pool.submit(() -> {
+                start.await();
+                // Read a page, then acknowledge it, until a read after the last delivery finds nothing.
+                while (true) {
+                    boolean allSent = sender.isDone();
+                    List<DirectMessage> page = mailboxes.read(owner, 25);
+                    if (page.isEmpty() && allSent) {
                         return null;
-                    }))
-                    .toList();
+                    }
+                    page.forEach(message -> view.add(message.id()));
+                    if (!page.isEmpty()) {
+                        mailboxes.acknowledge(owner, page.getLast().id());
+                    }
+                }
+            })).toList();
             start.countDown();
-            for (Future<?> taker : running) {
-                taker.get(30, TimeUnit.SECONDS);
+            sender.get(30, TimeUnit.SECONDS);
+            for (Future<?> device : devices) {
+                device.get(30, TimeUnit.SECONDS);
             }
         }
 
-        List<DirectMessage> received = batches.stream().flatMap(List::stream).toList();
-        assertThat(received).as("every message taken exactly once").containsExactlyInAnyOrderElementsOf(sent);
-        assertThat(batches).allSatisfy(batch -> {
-            int first = sent.indexOf(batch.getFirst());
-            assertThat(batch).as("one take is a run of consecutive messages, oldest first")
-                    .containsExactlyElementsOf(sent.subList(first, first + batch.size()));
-        });
+        seen.forEach(view -> assertThat(view).as("one device sees each message once, in order").isSorted()
+                .doesNotHaveDuplicates());
+        List<Long> everything = seen.stream().flatMap(List::stream).distinct().sorted().toList();
+        assertThat(everything).as("every message reached a device")
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
+        assertThat(mailboxes.read(owner, 10)).isEmpty();
+    }
+
+    @Test
+    void two_devices_reading_at_once_both_get_the_same_messages() throws Exception {
+        UserId owner = randomUser();
+        List<DirectMessage> sent = messagesOf(deliver(owner, 5));
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            List<Future<List<DirectMessage>>> reads = IntStream.range(0, 2).mapToObj(device -> pool.submit(() -> {
+                start.await();
+                return mailboxes.read(owner, 10);
+            })).toList();
+            start.countDown();
+            for (Future<List<DirectMessage>> read : reads) {
+                assertThat(read.get(30, TimeUnit.SECONDS)).containsExactlyElementsOf(sent);
+            }
+        }
+    }
+
+    @Test
+    void a_delivery_is_announced_on_its_owners_channel_alone() throws InterruptedException {
+        UserId alice = randomUser();
+        UserId bob = randomUser();
+        Map<Channel, List<LiveEvent>> heard = new ConcurrentHashMap<>();
+        UserId marker = UserId.of("end-of-deliveries");
+        CountDownLatch markers = new CountDownLatch(2);
+        try (Channels.Connection connection = store.channels().connect(new Channels.Receiver() {
+            @Override
+            public void onEvent(Topic via, Channel channel, LiveEvent event) {
+                if (event instanceof LiveEvent.PresenceChanged end && end.user().equals(marker)) {
+                    markers.countDown();
+                } else {
+                    heard.computeIfAbsent(channel, any -> new CopyOnWriteArrayList<>()).add(event);
+                }
+            }
+
+            @Override
+            public void onResubscribed() {
+            }
+        })) {
+            List<Channel> channels = List.of(Channel.ofUser(alice), Channel.ofUser(bob));
+            channels.forEach(connection::subscribe);
+            Delivered toAlice = mailboxes.deliver(alice, SENDER, "for alice", SENT_AT);
+            Delivered toBob = mailboxes.deliver(bob, SENDER, "for bob", SENT_AT);
+
+            // A channel delivers in publish order: once its marker is in, so is everything before it.
+            channels.forEach(channel -> store.channels().publish(channel,
+                    new LiveEvent.PresenceChanged(marker, true, Instant.EPOCH)));
+            assertThat(markers.await(20, TimeUnit.SECONDS)).as("both channels delivered their marker").isTrue();
+            assertThat(heard).isEqualTo(Map.of(
+                    Channel.ofUser(alice), List.of(new LiveEvent.DirectMessageDelivered(alice, toAlice.message())),
+                    Channel.ofUser(bob), List.of(new LiveEvent.DirectMessageDelivered(bob, toBob.message()))));
+        }
     }
 
     private StoreFixture open(Limits limits) {
-        StoreFixture store = newStore(limits);
-        stores.track(store);
-        return store;
+        return stores.track(newStore(limits));
+    }
+
+    /** {@code count} distinct messages to {@code owner}, each sent a millisecond after the one before. */
+    private List<Delivered> deliver(UserId owner, int count) {
+        return IntStream.range(0, count)
+                .mapToObj(i -> mailboxes.deliver(owner, SENDER, "message " + i, SENT_AT.plusMillis(i)))
+                .toList();
+    }
+
+    private static List<DirectMessage> messagesOf(List<Delivered> deliveries) {
+        return deliveries.stream().map(Delivered::message).toList();
     }
 
     private static UserId randomUser() {
         return UserId.of("user-" + UUID.randomUUID());
-    }
-
-    /** {@code count} distinct messages, each sent a millisecond after the one before. */
-    private static List<DirectMessage> messages(int count) {
-        return IntStream.range(0, count)
-                .mapToObj(i -> new DirectMessage(SENT_AT.plusMillis(i), UserId.of("sender"), "message " + i))
-                .toList();
-    }
-
-    private static DirectMessage message(String body) {
-        return new DirectMessage(SENT_AT, UserId.of("sender"), body);
     }
 }

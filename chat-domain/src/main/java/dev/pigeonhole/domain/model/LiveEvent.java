@@ -25,6 +25,17 @@ public sealed interface LiveEvent {
         }
     }
 
+    /**
+     * A message was stored in a user's mailbox. It goes on the owner's own channel only, so
+     * nothing of one user's mailbox ever reaches another user's feed.
+     */
+    record DirectMessageDelivered(UserId owner, DirectMessage message) implements LiveEvent {
+        public DirectMessageDelivered {
+            Objects.requireNonNull(owner, "owner");
+            Objects.requireNonNull(message, "message");
+        }
+    }
+
     /** A user came online or went offline. */
     record PresenceChanged(UserId user, boolean online, Instant at) implements LiveEvent {
         public PresenceChanged {

@@ -1,17 +1,23 @@
 package dev.pigeonhole.domain.service;
 
+import dev.pigeonhole.domain.model.Delivered;
 import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
-import dev.pigeonhole.domain.port.in.TakeDirectMessages;
+import dev.pigeonhole.domain.port.in.ReadDirectMessages;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Objects;
 
-/** Single-recipient messaging: deliver to a mailbox, take from your own. */
-public final class MailboxService implements DeliverDirectMessage, TakeDirectMessages {
+/**
+ * Single-recipient messaging: deliver to a mailbox, read your own, acknowledge what you have. The
+ * store announces a delivery in the step that stores it ({@link Mailboxes#deliver}), so there is
+ * nothing left for this service to announce.
+ */
+public final class MailboxService implements DeliverDirectMessage, ReadDirectMessages, AcknowledgeDirectMessages {
 
     private final Mailboxes mailboxes;
     private final Limits limits;
@@ -24,13 +30,18 @@ public final class MailboxService implements DeliverDirectMessage, TakeDirectMes
     }
 
     @Override
-    public int deliver(DeliverDirectMessage.Command command) {
+    public Delivered deliver(DeliverDirectMessage.Command command) {
         limits.checkBodyLength(command.text());
-        return mailboxes.deliver(command.recipient(), new DirectMessage(clock.instant(), command.sender(), command.text()));
+        return mailboxes.deliver(command.recipient(), command.sender(), command.text(), clock.instant());
     }
 
     @Override
-    public List<DirectMessage> take(TakeDirectMessages.Command command) {
-        return mailboxes.take(command.owner(), command.max());
+    public List<DirectMessage> read(ReadDirectMessages.Command command) {
+        return mailboxes.read(command.owner(), command.max());
+    }
+
+    @Override
+    public void acknowledge(AcknowledgeDirectMessages.Command command) {
+        mailboxes.acknowledge(command.owner(), command.upTo());
     }
 }

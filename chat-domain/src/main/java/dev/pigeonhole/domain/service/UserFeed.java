@@ -32,8 +32,8 @@ import java.util.stream.Collectors;
  * feed, so the catch-up, the membership changes and the repeat check need no lock, and the store
  * is never called from the multiplexer's delivery thread.
  *
- * <p>Its user's own membership changes come on the user's channel; those of the other members of
- * its chats come on each chat's channel and keep its {@link PresenceFold} knowing whose presence
+ * <p>Its user's own membership changes and mailbox deliveries come on the user's channel; those of
+ * the other members of its chats come on each chat's channel and keep its {@link PresenceFold} knowing whose presence
  * the client may hear of, which it hands out as one diff at most once a second.
  * <p>Its store reads wait their turn ({@link LiveCatchUps}), and none of them ends the feed when
  * the store does not answer: a catch-up that could not be read becomes a resync, and chats
@@ -189,6 +189,9 @@ final class UserFeed implements LiveFeed {
                 }
                 yield false;
             }
+            // Only the user's own channel carries its mailbox; anything else is not its business.
+            case LiveSignal.Event(var channel, LiveEvent.DirectMessageDelivered delivered) ->
+                    channel.equals(own) && delivered.owner().equals(user);
             case LiveSignal.Presence wakeUp -> {
                 presence.wokenUp();
                 yield false;

@@ -25,8 +25,21 @@ class ValuesTest {
     void a_message_body_must_have_a_visible_character() {
         assertThatThrownBy(() -> new Message(1, NOW, ALICE, " \n\t")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("blank");
-        assertThatThrownBy(() -> new DirectMessage(NOW, ALICE, null)).isInstanceOf(InvalidInputException.class)
+        assertThatThrownBy(() -> new DirectMessage(1, NOW, ALICE, null)).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("missing");
+    }
+
+    @Test
+    void a_direct_message_id_starts_at_one() {
+        assertThatThrownBy(() -> new DirectMessage(0, NOW, ALICE, "hi")).isInstanceOf(InvalidInputException.class);
+        assertThat(new DirectMessage(1, NOW, ALICE, "hi").id()).isEqualTo(1);
+    }
+
+    @Test
+    void acknowledging_past_a_mailbox_s_last_id_is_refused_in_words_that_name_both_ids() {
+        assertThat(DirectMessage.beyondLastId(ALICE, 9, 4))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessage("cannot acknowledge up to 9 in the mailbox of alice: its ids run from 1 to its last id, 4");
     }
 
     @Test

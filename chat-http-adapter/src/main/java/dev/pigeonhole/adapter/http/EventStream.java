@@ -173,8 +173,9 @@ final class EventStream implements LiveConnections.Connection {
             return false;
         }
         LiveEventJson.from(signal).ifPresent(event -> {
-            // The feed has just counted this message as handed out, so the id covers it.
-            String id = event.message() != null ? EventIds.of(feed.received()) : null;
+            // The feed has just counted this chat message as handed out, so the id covers it. A
+            // mailbox event carries none: the mailbox is read by pulling, not resumed.
+            String id = event.chatId() != null && event.message() != null ? EventIds.of(feed.received()) : null;
             Event frame = new Event(event.type(), new String(Json.write(event), StandardCharsets.UTF_8), id);
             if (signal instanceof LiveSignal.Resync) {
                 // A few bytes, and what lets the client recover: it always goes.

@@ -1,18 +1,24 @@
 package dev.pigeonhole.adapter.http;
 
+import static io.javalin.http.HandlerType.GET;
 import static io.javalin.http.HandlerType.POST;
 
-import dev.pigeonhole.adapter.http.dto.TakenJson;
+import dev.pigeonhole.adapter.http.dto.MailboxJson;
+import dev.pigeonhole.domain.model.Delivered;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
-import dev.pigeonhole.domain.port.in.TakeDirectMessages;
+import dev.pigeonhole.domain.port.in.ReadDirectMessages;
 import io.javalin.http.Context;
 import java.util.Set;
 
-/** Single-recipient mailboxes (Redis in Action 6.5.1): anyone delivers, only the owner takes. */
+/**
+ * Single-recipient mailboxes (Redis in Action 6.5.1): anyone delivers; only the owner reads, and
+ * then acknowledges what it has, so an answer lost on the way loses nothing (at-least-once).
+ */
 final class MailboxRoutes {
 
-    static final int DEFAULT_TAKE = 100;
+    static final int DEFAULT_READ = 100;
 
     private final UseCases useCases;
     private final HttpMetrics metrics;
@@ -24,20 +30,28 @@ final class MailboxRoutes {
 
     void register(Endpoints endpoints) {
         endpoints.forCaller(POST, "/api/users/{user}/mailbox", this::deliver);
-        // The mailbox taken from is always the caller's own: there is no path to anyone else's.
-        endpoints.forCaller(POST, "/api/mailbox/take", this::take);
+        // The mailbox read and acknowledged is always the caller's own: no path names anyone else's.
+        endpoints.forCaller(GET, "/api/mailbox", this::read);
+        endpoints.forCaller(POST, "/api/mailbox/read", this::acknowledge);
     }
 
+    /** 201 with no body: the id is the recipient's count of messages, which is not the sender's to know. */
     private void deliver(Context ctx, UserId caller) {
         UserId recipient = UserId.of(ctx.pathParam("user"));
         String text = JsonBody.parse(Endpoints.body(ctx), Set.of("message")).requiredString("message");
-        int depth = useCases.deliverDirectMessage().deliver(new DeliverDirectMessage.Command(caller, recipient, text));
-        metrics.mailboxDepth(depth);
+        Delivered delivered = useCases.deliverDirectMessage().deliver(new DeliverDirectMessage.Command(caller, recipient, text));
+        metrics.mailboxDepth(delivered.depth());
         ctx.status(201);
     }
 
-    private void take(Context ctx, UserId caller) {
-        int max = Query.intParam(ctx, "max", DEFAULT_TAKE);
-        ChatRoutes.json(ctx, TakenJson.from(useCases.takeDirectMessages().take(new TakeDirectMessages.Command(caller, max))));
+    private void read(Context ctx, UserId caller) {
+        int max = Query.intParam(ctx, "max", DEFAULT_READ);
+        ChatRoutes.json(ctx, MailboxJson.from(useCases.readDirectMessages().read(new ReadDirectMessages.Command(caller, max))));
+    }
+
+    private void acknowledge(Context ctx, UserId caller) {
+        long upTo = JsonBody.parse(Endpoints.body(ctx), Set.of("upTo")).requiredLong("upTo");
+        useCases.acknowledgeDirectMessages().acknowledge(new AcknowledgeDirectMessages.Command(caller, upTo));
+        ctx.status(204);
     }
 }

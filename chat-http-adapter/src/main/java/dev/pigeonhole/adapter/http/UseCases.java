@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.http;
 
+import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
 import dev.pigeonhole.domain.port.in.CreateChat;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
@@ -8,10 +9,10 @@ import dev.pigeonhole.domain.port.in.JoinChat;
 import dev.pigeonhole.domain.port.in.LeaveChat;
 import dev.pigeonhole.domain.port.in.ListChats;
 import dev.pigeonhole.domain.port.in.ListOnlineUsers;
+import dev.pigeonhole.domain.port.in.ReadDirectMessages;
 import dev.pigeonhole.domain.port.in.ReadMessages;
 import dev.pigeonhole.domain.port.in.SendMessage;
 import dev.pigeonhole.domain.port.in.SubscribeToLiveEvents;
-import dev.pigeonhole.domain.port.in.TakeDirectMessages;
 import dev.pigeonhole.domain.port.in.TouchPresence;
 import java.util.Objects;
 
@@ -26,7 +27,8 @@ public record UseCases(
         LeaveChat leaveChat,
         ListChats listChats,
         DeliverDirectMessage deliverDirectMessage,
-        TakeDirectMessages takeDirectMessages,
+        ReadDirectMessages readDirectMessages,
+        AcknowledgeDirectMessages acknowledgeDirectMessages,
         TouchPresence touchPresence,
         ListOnlineUsers listOnlineUsers,
         SubscribeToLiveEvents subscribeToLiveEvents) {
@@ -41,7 +43,8 @@ public record UseCases(
         Objects.requireNonNull(leaveChat, "leaveChat");
         Objects.requireNonNull(listChats, "listChats");
         Objects.requireNonNull(deliverDirectMessage, "deliverDirectMessage");
-        Objects.requireNonNull(takeDirectMessages, "takeDirectMessages");
+        Objects.requireNonNull(readDirectMessages, "readDirectMessages");
+        Objects.requireNonNull(acknowledgeDirectMessages, "acknowledgeDirectMessages");
         Objects.requireNonNull(touchPresence, "touchPresence");
         Objects.requireNonNull(listOnlineUsers, "listOnlineUsers");
         Objects.requireNonNull(subscribeToLiveEvents, "subscribeToLiveEvents");

@@ -40,7 +40,8 @@ class AuthorizationMatrixTest {
         JOIN_YOURSELF("POST", "/api/chats/{chat}/members", null, 204),
         LEAVE("DELETE", "/api/chats/{chat}/members/{self}", null, 204),
         DELIVER("POST", "/api/users/{member}/mailbox", "{\"message\":\"hello\"}", 201),
-        TAKE("POST", "/api/mailbox/take", null, 200),
+        READ_MAILBOX("GET", "/api/mailbox", null, 200),
+        ACKNOWLEDGE_MAILBOX("POST", "/api/mailbox/read", "{\"upTo\":1}", 204),
         PRESENCE("GET", "/api/presence", null, 200),
         EVENTS("GET", "/api/events", null, 200);
 
@@ -234,14 +235,20 @@ class AuthorizationMatrixTest {
     }
 
     @Test
-    void taking_from_the_mailbox_takes_only_the_callers_own_messages() {
+    void the_mailbox_routes_reach_only_the_callers_own_mailbox() {
         String before = snapshot();
+        String strangerToken = api.client.signIn(stranger);
 
-        ApiClient.Response taken = api.client.post("/api/mailbox/take", api.client.signIn(stranger), null);
+        ApiClient.Response read = api.client.get("/api/mailbox", strangerToken);
+        ApiClient.Response acknowledged = api.client.post("/api/mailbox/read", strangerToken, "{\"upTo\":1}");
 
-        assertThat(taken.status()).isEqualTo(200);
-        assertThat(taken.json().get("messages").values()).isEmpty();
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.json().get("messages").values()).isEmpty();
+        assertNothingLeaks(read);
+        // The stranger's own mailbox never handed out id 1: the owner's is out of its reach.
+        assertProblem(acknowledged, 400, "invalid-input");
         assertThat(snapshot()).isEqualTo(before);
+        assertThat(StoreSnapshot.mailbox(api, owner)).contains(secrets.get(3));
     }
 
     @ParameterizedTest(name = "{0}")

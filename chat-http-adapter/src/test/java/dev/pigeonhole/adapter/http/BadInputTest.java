@@ -111,6 +111,16 @@ class BadInputTest {
                 Case.of("no first message", "POST", "/api/chats", "{\"members\":[\"bob\"]}", 400, "missing-field"),
                 Case.of("no members", "POST", "/api/chats", "{\"message\":\"hi\"}", 400, "missing-field"),
                 Case.of("no upTo", "POST", ROOM + "/read", "{}", 400, "missing-field"),
+                Case.of("no upTo for the mailbox", "POST", "/api/mailbox/read", "{}", 400, "missing-field"),
+                Case.of("a null upTo for the mailbox", "POST", "/api/mailbox/read", "{\"upTo\":null}", 400,
+                        "missing-field"),
+                Case.of("no body to acknowledge the mailbox", "POST", "/api/mailbox/read", "", 400, "malformed-json"),
+                Case.of("an upTo in quotes for the mailbox", "POST", "/api/mailbox/read", "{\"upTo\":\"1\"}", 400,
+                        "wrong-field-type"),
+                Case.of("a fractional upTo for the mailbox", "POST", "/api/mailbox/read", "{\"upTo\":0.5}", 400,
+                        "wrong-field-type"),
+                Case.of("an extra field to acknowledge the mailbox", "POST", "/api/mailbox/read",
+                        "{\"upTo\":0,\"all\":true}", 400, "unknown-field"),
                 Case.of("no user to sign in", "POST", "/api/session", "{}", 400, "missing-field"),
                 Case.of("a misspelt field", "POST", ROOM + "/messages", "{\"mesage\":\"hi\"}", 400, "unknown-field"),
                 Case.of("an extra field", "POST", ROOM + "/messages", "{\"message\":\"hi\",\"extra\":1}", 400,
@@ -163,6 +173,10 @@ class BadInputTest {
                 Case.of("a negative upTo", "POST", ROOM + "/read", "{\"upTo\":-1}", 400, "invalid-input"),
                 Case.of("an upTo beyond the chat's last id", "POST", ROOM + "/read", "{\"upTo\":999999}", 400,
                         "invalid-input"),
+                Case.of("a negative upTo for the mailbox", "POST", "/api/mailbox/read", "{\"upTo\":-1}", 400,
+                        "invalid-input"),
+                Case.of("an upTo beyond the mailbox's last id", "POST", "/api/mailbox/read", "{\"upTo\":1}", 400,
+                        "invalid-input"),
 
                 // Chats that are not there, or not the caller's.
                 Case.of("sending to an unknown chat", "POST", "/api/chats/nowhere/messages", message("hi"), 404,
@@ -188,9 +202,10 @@ class BadInputTest {
                 Case.of("limit=1.5", "GET", ROOM + "/messages?limit=1.5", null, 400, "invalid-query-parameter"),
                 Case.of("pending limit=0", "GET", "/api/pending?limit=0", null, 400, "invalid-input"),
                 Case.of("pending limit=x", "GET", "/api/pending?limit=x", null, 400, "invalid-query-parameter"),
-                Case.of("max=0", "POST", "/api/mailbox/take?max=0", null, 400, "invalid-input"),
-                Case.of("max=abc", "POST", "/api/mailbox/take?max=abc", null, 400, "invalid-query-parameter"),
-                Case.of("max=1001", "POST", "/api/mailbox/take?max=1001", null, 400, "invalid-input"),
+                Case.of("max=0", "GET", "/api/mailbox?max=0", null, 400, "invalid-input"),
+                Case.of("max=-1", "GET", "/api/mailbox?max=-1", null, 400, "invalid-input"),
+                Case.of("max=abc", "GET", "/api/mailbox?max=abc", null, 400, "invalid-query-parameter"),
+                Case.of("max=1001", "GET", "/api/mailbox?max=1001", null, 400, "invalid-input"),
                 Case.of("within=xyz", "GET", "/api/presence?within=xyz", null, 400, "invalid-query-parameter"),
                 Case.of("within=15 without a unit", "GET", "/api/presence?within=15", null, 400,
                         "invalid-query-parameter"),
@@ -205,7 +220,10 @@ class BadInputTest {
                 new Case("an unknown route without a token", null, "GET", "/api/nothing", null, 404, "no-such-route"),
                 Case.of("PUT on the chats", "PUT", "/api/chats", "{}", 405, "method-not-allowed"),
                 Case.of("DELETE on pending", "DELETE", "/api/pending", null, 405, "method-not-allowed"),
-                Case.of("GET on take", "GET", "/api/mailbox/take", null, 405, "method-not-allowed"),
+                Case.of("POST on the mailbox", "POST", "/api/mailbox", null, 405, "method-not-allowed"),
+                Case.of("GET on the mailbox's acknowledgement", "GET", "/api/mailbox/read", null, 405,
+                        "method-not-allowed"),
+                Case.of("the take that reading replaced", "POST", "/api/mailbox/take", null, 404, "no-such-route"),
                 Case.of("PATCH on messages", "PATCH", ROOM + "/messages", message("hi"), 405, "method-not-allowed"),
                 Case.of("GET on the session", "GET", "/api/session", null, 405, "method-not-allowed"),
                 Case.of("GET on the members", "GET", ROOM + "/members", null, 405, "method-not-allowed"),
@@ -299,6 +317,23 @@ class BadInputTest {
 
             assertProblem(third, 409, "mailbox-full");
         }
+    }
+
+    @Test
+    void an_acknowledgement_past_the_mailbox_s_last_id_says_so_and_removes_nothing() {
+        String owner = api.client.signIn("dora");
+        String sender = api.client.signIn("erin");
+        for (int i = 1; i <= 2; i++) {
+            assertThat(api.client.post("/api/users/dora/mailbox", sender, message("note " + i)).status()).isEqualTo(201);
+        }
+        String before = api.client.get("/api/mailbox", owner).body();
+
+        ApiClient.Response refused = api.client.post("/api/mailbox/read", owner, "{\"upTo\":3}");
+
+        JsonNode problem = assertProblem(refused, 400, "invalid-input");
+        assertThat(problem.get("detail").stringValue()).isEqualTo(
+                "cannot acknowledge up to 3 in the mailbox of dora: its ids run from 1 to its last id, 2");
+        assertThat(api.client.get("/api/mailbox", owner).body()).isEqualTo(before).contains("note 1", "note 2");
     }
 
     @Test

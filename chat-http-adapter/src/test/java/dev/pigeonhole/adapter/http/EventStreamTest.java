@@ -29,7 +29,7 @@ class EventStreamTest {
     }
 
     @Test
-    void pending_comes_first_then_live_events_then_chats_joined_while_connected() throws Exception {
+    void pending_comes_first_then_live_events_then_chats_joined_while_connected_then_direct_messages() throws Exception {
         try (TestApi api = TestApi.start()) {
             String alice = api.client.signIn("alice");
             String bob = api.client.signIn("bob");
@@ -46,6 +46,12 @@ class EventStreamTest {
                 api.client.post("/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"welcome\",\"chatId\":\"d\"}");
                 live.nextMessage("d", 1);
                 assertThat(live.lastEventId()).as("the chat heard from last comes last").isEqualTo("c:3,d:1");
+
+                api.client.post("/api/users/bob/mailbox", alice, "{\"message\":\"psst\"}");
+                LiveClient.Received direct = live.next("mailbox");
+                assertThat(direct.event().get("message").get("message").stringValue()).isEqualTo("psst");
+                assertThat(direct.id()).as("a mailbox is pulled, not resumed: no event id").isEmpty();
+                assertThat(live.lastEventId()).isEqualTo("c:3,d:1");
             }
         }
     }

@@ -66,7 +66,7 @@ class GracefulStopTest {
         };
         return new UseCases(real.createChat(), real.sendMessage(), real.fetchPending(), real.acknowledgeMessages(),
                 real.readMessages(), real.joinChat(), real.leaveChat(), real.listChats(), real.deliverDirectMessage(),
-                real.takeDirectMessages(), real.touchPresence(), held, real.subscribeToLiveEvents());
+                real.readDirectMessages(), real.acknowledgeDirectMessages(), real.touchPresence(), held, real.subscribeToLiveEvents());
     }
 
     private static boolean refusesConnections(int port) {

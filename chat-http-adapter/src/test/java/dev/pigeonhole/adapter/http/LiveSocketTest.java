@@ -99,6 +99,32 @@ class LiveSocketTest {
     }
 
     @Test
+    void a_direct_message_is_pushed_to_its_owners_socket_alone_and_stays_in_the_mailbox() throws Exception {
+        try (TestApi api = TestApi.start()) {
+            String alice = api.client.signIn("alice");
+            String bob = api.client.signIn("bob");
+            try (LiveClient bobs = LiveClient.socket(api.server.port(), bob);
+                 LiveClient carols = LiveClient.socket(api.server.port(), api.client.signIn("carol"))) {
+                // The client's handshake can finish before the server has subscribed the socket.
+                await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.read(api.client, "pigeonhole_live_sessions") == 2.0);
+                assertThat(api.client.post("/api/users/bob/mailbox", alice, "{\"message\":\"psst\"}").status()).isEqualTo(201);
+
+                JsonNode event = bobs.next("mailbox").event();
+                assertThat(event.get("message").get("id").longValue()).isEqualTo(1);
+                assertThat(event.get("message").get("sender").stringValue()).isEqualTo("alice");
+                assertThat(event.get("message").get("message").stringValue()).isEqualTo("psst");
+                assertThat(api.client.get("/api/mailbox", bob).json().get("messages").values())
+                        .as("pushed, not acknowledged").hasSize(1);
+
+                // Published after bob's: once carol has her own, she would have had his.
+                api.client.post("/api/users/carol/mailbox", alice, "{\"message\":\"for carol\"}");
+                carols.next("mailbox");
+                assertThat(carols.received()).extracting(LiveClient.Received::type).containsOnlyOnce("mailbox");
+            }
+        }
+    }
+
+    @Test
     void a_quiet_connection_is_pinged_and_outlives_the_idle_timeout() throws Exception {
         Duration idleTimeout = Duration.ofMillis(900);
         try (TestApi api = TestApi.start(Limits.DEFAULTS, HttpSettings.defaults(true).withLiveIdleTimeout(idleTimeout))) {

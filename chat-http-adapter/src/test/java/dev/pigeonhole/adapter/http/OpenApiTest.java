@@ -111,9 +111,11 @@ class OpenApiTest {
         call(201, "POST", "/api/users/{user}/mailbox", carol, "{\"message\":\"psst too\"}", "bob");
         call(409, "POST", "/api/users/{user}/mailbox", dave, "{\"message\":\"and me\"}", "bob");
         call(400, "POST", "/api/users/{user}/mailbox", dave, "{\"text\":\"hi\"}", "bob");
-        call(200, "POST", "/api/mailbox/take?max=1", bob, null);
-        call(200, "POST", "/api/mailbox/take", bob, null);
-        call(400, "POST", "/api/mailbox/take?max=lots", bob, null);
+        call(200, "GET", "/api/mailbox?max=1", bob, null);
+        call(200, "GET", "/api/mailbox", bob, null);
+        call(400, "GET", "/api/mailbox?max=lots", bob, null);
+        call(204, "POST", "/api/mailbox/read", bob, "{\"upTo\":1}");
+        call(400, "POST", "/api/mailbox/read", bob, "{\"upTo\":3}");
 
         call(200, "GET", "/api/presence", alice, null);
         call(200, "GET", "/api/presence?within=PT1M", alice, null);

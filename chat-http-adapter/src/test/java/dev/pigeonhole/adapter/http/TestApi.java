@@ -46,12 +46,12 @@ final class TestApi implements AutoCloseable {
         InMemoryChannels channels = new InMemoryChannels();
         InMemoryChats store = new InMemoryChats(limits, channels);
         ChatService chats = new ChatService(store, channels, new InMemoryQuotas(clock), limits, clock);
-        MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits), limits, clock);
+        MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits, channels), limits, clock);
         PresenceService presence = new PresenceService(new InMemoryPresenceRegistry(), store, channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
         multiplexer = new SubscriptionMultiplexer(channels, LIVE_QUEUE_CAPACITY);
         UseCases useCases = decorate.apply(new UseCases(chats, chats, chats, chats, chats, chats, chats, chats,
-                mailboxes, mailboxes, presence, presence, new LiveService(multiplexer, store, clock)));
+                mailboxes, mailboxes, mailboxes, presence, presence, new LiveService(multiplexer, store, clock)));
         tokens = Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock);
         server = new ChatHttpServer(useCases, settings, tokens,
                 () -> new StoreHealth.Status(storeUp.get(), "memory", storeUp.get() ? "answering" : "switched off"),

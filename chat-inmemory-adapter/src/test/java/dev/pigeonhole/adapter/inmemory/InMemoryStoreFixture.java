@@ -25,7 +25,7 @@ final class InMemoryStoreFixture implements StoreFixture {
 
     InMemoryStoreFixture(Limits limits) {
         this.chats = new InMemoryChats(limits, channels);
-        this.mailboxes = new InMemoryMailboxes(limits);
+        this.mailboxes = new InMemoryMailboxes(limits, channels);
     }
 
     @Override

@@ -1,42 +1,102 @@
 package dev.pigeonhole.domain.service;
 
+import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
+import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
+import dev.pigeonhole.domain.model.Delivered;
 import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
-import dev.pigeonhole.domain.port.in.TakeDirectMessages;
+import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.port.in.ReadDirectMessages;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-/** Single-recipient messaging on the in-memory store: the clock's time, and the configured body limit. */
+/**
+ * Single-recipient messaging on the in-memory store: the clock's time, the configured body limit,
+ * read then acknowledge, and a delivery reaching its owner's live feed and no one else's.
+ */
 class MailboxServiceTest {
 
-    private static final UserId ALICE = UserId.of("alice");
-    private static final UserId BOB = UserId.of("bob");
+    private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Limits LIMITS = Limits.DEFAULTS.withMaxBodyLength(5);
 
+    private final UserId alice = user();
+    private final UserId bob = user();
     private final TestClock clock = new TestClock();
-    private final MailboxService service = new MailboxService(new InMemoryMailboxes(LIMITS), LIMITS, clock);
+    private final InMemoryChannels channels = new InMemoryChannels();
+    private final MailboxService service = new MailboxService(new InMemoryMailboxes(LIMITS, channels), LIMITS, clock);
+    private final SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, 1_024);
+    private final LiveService live = new LiveService(multiplexer, new InMemoryChats(LIMITS, channels), clock);
+
+    @AfterEach
+    void close() {
+        multiplexer.close();
+    }
 
     @Test
-    void a_delivered_message_is_taken_by_its_owner_with_the_time_it_was_delivered() {
-        int depth = service.deliver(new DeliverDirectMessage.Command(ALICE, BOB, "psst"));
+    void a_delivered_message_stays_until_its_owner_acknowledges_it() {
+        Delivered delivered = service.deliver(new DeliverDirectMessage.Command(alice, bob, "psst"));
 
-        assertThat(depth).isEqualTo(1);
-        assertThat(service.take(new TakeDirectMessages.Command(BOB, 10)))
-                .containsExactly(new DirectMessage(TestClock.START, ALICE, "psst"));
-        assertThat(service.take(new TakeDirectMessages.Command(BOB, 10))).isEmpty();
+        DirectMessage stored = new DirectMessage(1, TestClock.START, alice, "psst");
+        assertThat(delivered).isEqualTo(new Delivered(bob, stored, 1));
+        assertThat(read(bob)).containsExactly(stored);
+        assertThat(read(bob)).as("reading removes nothing").containsExactly(stored);
+
+        service.acknowledge(new AcknowledgeDirectMessages.Command(bob, 1));
+
+        assertThat(read(bob)).isEmpty();
     }
 
     @Test
     void a_body_over_the_configured_limit_is_refused_and_nothing_is_delivered() {
         assertThatExceptionOfType(InvalidInputException.class)
-                .isThrownBy(() -> service.deliver(new DeliverDirectMessage.Command(ALICE, BOB, "too long")));
+                .isThrownBy(() -> service.deliver(new DeliverDirectMessage.Command(alice, bob, "too long")));
 
-        assertThat(service.take(new TakeDirectMessages.Command(BOB, 10))).isEmpty();
+        assertThat(read(bob)).isEmpty();
+        assertThat(service.deliver(new DeliverDirectMessage.Command(alice, bob, "next")).message().id())
+                .as("the refused message took no id").isEqualTo(1);
+    }
+
+    @Test
+    void a_delivery_reaches_its_owners_live_feed_and_no_one_elses() throws Exception {
+        UserId carol = user();
+        try (LiveFeed feed = live.subscribe(bob)) {
+            service.deliver(new DeliverDirectMessage.Command(alice, carol, "carol"));
+            Delivered forBob = service.deliver(new DeliverDirectMessage.Command(alice, bob, "bob"));
+
+            // A feed hands out in order: had carol's delivery reached bob, it would come first.
+            assertThat(nextEvent(feed)).isEqualTo(new LiveEvent.DirectMessageDelivered(bob, forBob.message()));
+        }
+    }
+
+    private List<DirectMessage> read(UserId owner) {
+        return service.read(new ReadDirectMessages.Command(owner, 10));
+    }
+
+    /** The next event the feed hands out, past any presence diff. */
+    private static LiveEvent nextEvent(LiveFeed feed) throws InterruptedException {
+        while (true) {
+            LiveSignal signal = feed.next(WAIT).orElseThrow(() -> new AssertionError("no signal within " + WAIT));
+            if (signal instanceof LiveSignal.Event event) {
+                return event.event();
+            }
+        }
+    }
+
+    private static UserId user() {
+        return UserId.of("u-" + UUID.randomUUID().toString().substring(0, 8));
     }
 }

@@ -53,7 +53,8 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
     /** The user's chats: a sorted set of chat id → cursor, the index {@code pending} starts from. */
     String chatsOf(UserId user);
 
-    String mailbox(UserId user);
+    /** The user's mailbox and its id counter, with the user's hash tag where the layout has them. */
+    MailboxKeys mailbox(UserId user);
 
     /** One user's bucket for one kind of write ({@link dev.pigeonhole.domain.port.out.Quotas}). */
     String quota(UserId user, RateLimits.Write write);
@@ -111,6 +112,17 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
     }
 
     /**
+     * @param messages a list of message JSON, oldest first
+     * @param ids      the counter of ids the mailbox handed out; it outlives an emptied list
+     */
+    record MailboxKeys(String messages, String ids) {
+
+        public List<String> all() {
+            return List.of(messages, ids);
+        }
+    }
+
+    /**
      * @param lease  holds the current lease's owner token, with the lease's expiry
      * @param fence  the counter fencing tokens come from; it outlives every lease
      */
@@ -141,8 +153,9 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         }
 
         @Override
-        public String mailbox(UserId user) {
-            return prefix + "user:{" + user.value() + "}:mailbox";
+        public MailboxKeys mailbox(UserId user) {
+            String base = prefix + "user:{" + user.value() + "}:mailbox";
+            return new MailboxKeys(base, base + "-ids");
         }
 
         @Override
@@ -227,10 +240,14 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
             return prefix + "seen:" + user.value();
         }
 
-        /** The book names no key for 6.5.1's mailboxes; {@code msgs:<user>} would collide with chats. */
+        /**
+         * The book names no key for 6.5.1's mailboxes; {@code msgs:<user>} would collide with chats.
+         * The counter is named like the book's {@code ids:chat:}, and cannot meet a chat's
+         * {@code ids:<chat>}, since no chat id has a colon.
+         */
         @Override
-        public String mailbox(UserId user) {
-            return prefix + "mailbox:" + user.value();
+        public MailboxKeys mailbox(UserId user) {
+            return new MailboxKeys(prefix + "mailbox:" + user.value(), prefix + "ids:mailbox:" + user.value());
         }
 
         @Override

@@ -24,10 +24,10 @@ import java.util.function.Consumer;
  * <pre>{"id":1,"ts":1700000000.123,"sender":"joe","message":"hi"}</pre>
  *
  * {@code ts} is in seconds, written with exactly three decimals so that milliseconds survive the
- * trip (the ports promise milliseconds). A mailbox holds the same object without {@code id}.
+ * trip (the ports promise milliseconds). A mailbox holds the same object, its id the mailbox's.
  *
- * <p>A message's id is only known inside the send script, so Java writes everything after it (the
- * {@link #tailOf tail}) and the script puts {@code {"id":<id>,} in front.
+ * <p>A message's id is only known inside the send (or deliver) script, so Java writes everything
+ * after it (the {@link #tailOf tail}) and the script puts {@code {"id":<id>,} in front.
  */
 final class MessageJson {
 
@@ -40,10 +40,6 @@ final class MessageJson {
     static String tailOf(Instant sentAt, UserId sender, String body) {
         String whole = write(json -> writeFields(json, sentAt, sender, body));
         return whole.substring(1);
-    }
-
-    static String directMessage(DirectMessage message) {
-        return write(json -> writeFields(json, message.sentAt(), message.sender(), message.body()));
     }
 
     /** The text the send script stores for a message: the tail with its id in front. */
@@ -65,11 +61,21 @@ final class MessageJson {
         return "{\"type\":\"message\",\"chat\":\"" + chat.value() + "\",\"message\":";
     }
 
+    /** What the deliver script publishes on the owner's channel: the stored message JSON inside this head. */
+    static String mailboxEventHead(UserId owner) {
+        // A user id is letters, digits and . _ - only: nothing in it needs escaping.
+        return "{\"type\":\"mailbox\",\"user\":\"" + owner.value() + "\",\"message\":";
+    }
+
     static String liveEvent(LiveEvent event) {
         return switch (event) {
             case LiveEvent.MessagePosted posted -> {
                 Message m = posted.message();
                 yield messagePostedHead(posted.chat()) + withId(m.id(), tailOf(m.sentAt(), m.sender(), m.body())) + "}";
+            }
+            case LiveEvent.DirectMessageDelivered delivered -> {
+                DirectMessage m = delivered.message();
+                yield mailboxEventHead(delivered.owner()) + withId(m.id(), tailOf(m.sentAt(), m.sender(), m.body())) + "}";
             }
             case LiveEvent.MembershipChanged changed -> write(json -> {
                 json.writeStartObject();
@@ -103,7 +109,7 @@ final class MessageJson {
             Boolean online = null;
             Boolean member = null;
             Instant at = null;
-            Message message = null;
+            Fields message = null;
             for (String name = parser.nextName(); name != null; name = parser.nextName()) {
                 JsonToken value = parser.nextToken();
                 switch (name) {
@@ -113,12 +119,15 @@ final class MessageJson {
                     case "online" -> online = value == JsonToken.VALUE_TRUE;
                     case "member" -> member = value == JsonToken.VALUE_TRUE;
                     case "ts" -> at = instant(parser.getDecimalValue());
-                    case "message" -> message = readObject(parser, json).toMessage(json);
+                    case "message" -> message = readObject(parser, json);
                     default -> parser.skipChildren();
                 }
             }
             if ("message".equals(type) && chat != null && message != null) {
-                return new LiveEvent.MessagePosted(ChatId.of(chat), message);
+                return new LiveEvent.MessagePosted(ChatId.of(chat), message.toMessage(json));
+            }
+            if ("mailbox".equals(type) && user != null && message != null) {
+                return new LiveEvent.DirectMessageDelivered(UserId.of(user), message.toDirectMessage(json));
             }
             if ("membership".equals(type) && user != null && chat != null && member != null) {
                 return new LiveEvent.MembershipChanged(UserId.of(user), ChatId.of(chat), member);
@@ -208,8 +217,8 @@ final class MessageJson {
         }
 
         DirectMessage toDirectMessage(String json) {
-            expect(ts != null && sender != null && body != null, json);
-            return new DirectMessage(ts, UserId.of(sender), body);
+            expect(id != null && ts != null && sender != null && body != null, json);
+            return new DirectMessage(id, ts, UserId.of(sender), body);
         }
     }
 }

@@ -52,7 +52,7 @@ public final class RedisStoreFixture implements StoreFixture {
         // Patterns are part of the Channels contract, so a cluster publishes for them too.
         PublishMode publishing = PublishMode.of(driver, true);
         this.chats = new RedisChats(driver, keys, limits, publishing);
-        this.mailboxes = new RedisMailboxes(driver, keys, limits);
+        this.mailboxes = new RedisMailboxes(driver, keys, limits, publishing);
         this.presence = new RedisPresenceRegistry(driver, keys);
         this.lock = new RedisChatLock(driver, keys, InstantSource.system());
         this.channels = new RedisChannels(driver, keys, publishing);

@@ -3,7 +3,6 @@ package dev.pigeonhole.adapter.redis;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UserId;
@@ -111,13 +110,16 @@ class RoundTripBudgetTest {
     void mailbox_and_presence_calls_are_one_round_trip_each(RedisClientKind client, boolean cluster) {
         open(client, cluster);
         UserId alice = user();
-        DirectMessage note = new DirectMessage(AT, user(), "ping");
-        store.mailboxes().deliver(alice, note);
-        store.mailboxes().take(alice, 10);
+        UserId sender = user();
+        store.mailboxes().deliver(alice, sender, "ping", AT);
+        store.mailboxes().read(alice, 10);
+        store.mailboxes().acknowledge(alice, 1);
         store.presence().touch(alice, AT);
 
-        assertThat(cost(() -> store.mailboxes().deliver(alice, note))).as("deliver").isEqualTo(new Cost(1, 1));
-        assertThat(cost(() -> store.mailboxes().take(alice, 10))).as("take").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.mailboxes().deliver(alice, sender, "ping", AT))).as("deliver, announced")
+                .isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.mailboxes().read(alice, 10))).as("read").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.mailboxes().acknowledge(alice, 2))).as("acknowledge").isEqualTo(new Cost(1, 1));
         assertThat(cost(() -> store.presence().touch(alice, AT.plusSeconds(1)))).as("touch").isEqualTo(new Cost(1, 1));
     }
 

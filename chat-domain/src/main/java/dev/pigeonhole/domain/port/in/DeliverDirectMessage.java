@@ -1,18 +1,19 @@
 package dev.pigeonhole.domain.port.in;
 
+import dev.pigeonhole.domain.model.Delivered;
 import dev.pigeonhole.domain.model.MessageText;
 import dev.pigeonhole.domain.model.UserId;
 
 import java.util.Objects;
 
-/** Drops a message into one user's mailbox (Redis in Action 6.5.1). */
+/** Drops a message into one user's mailbox (Redis in Action 6.5.1) and tells the recipient's live feeds. */
 public interface DeliverDirectMessage {
 
     /**
-     * @return the recipient's mailbox depth after this delivery. For monitoring only: telling the
-     *         sender how much its recipient has not read would leak what is not theirs to know.
+     * @return the message as stored, with its id in the recipient's mailbox, and the mailbox's
+     *         depth (for monitoring only, see {@link Delivered})
      */
-    int deliver(Command command);
+    Delivered deliver(Command command);
 
     record Command(UserId sender, UserId recipient, String text) {
 

@@ -20,7 +20,9 @@ import java.util.Optional;
  * following the ones the user leaves; each such change of the user's own is handed out too, as a
  * {@link LiveEvent.MembershipChanged} ahead of the chat's catch-up, so a client learns of a chat
  * it was added to before, or without, any message in it. No message is handed out twice:
- * repeats are dropped by id, per chat.
+ * repeats are dropped by id, per chat. A message delivered to the user's own mailbox meanwhile is
+ * handed out as a {@link LiveEvent.DirectMessageDelivered}; the mailbox itself is read by pulling
+ * (it has no catch-up here), and nothing of another user's mailbox is ever handed out.
  *
  * <p>Signals wait in a bounded queue; a client that does not keep up is cut off with
  * {@link LiveSignal.CloseReason#SLOW} rather than allowed to grow memory, and catches up when it

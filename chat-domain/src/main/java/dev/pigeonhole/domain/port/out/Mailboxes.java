@@ -1,29 +1,49 @@
 package dev.pigeonhole.domain.port.out;
 
+import dev.pigeonhole.domain.model.Channel;
+import dev.pigeonhole.domain.model.Delivered;
 import dev.pigeonhole.domain.model.DirectMessage;
+import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.UserId;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
- * One mailbox per user (Redis in Action 6.5.1): senders append, the owner takes. A client that
- * is offline for days loses nothing, up to the mailbox's capacity.
+ * One mailbox per user (Redis in Action 6.5.1): senders append, the owner reads and then
+ * acknowledges what it has. Reading removes nothing, so an answer lost on its way loses nothing:
+ * the owner reads the same messages again (at-least-once, like a chat's pending). A client that is
+ * offline for days loses nothing either, up to the mailbox's capacity.
+ *
+ * <p>Each mailbox numbers its messages 1, 2, 3… and never hands an id out twice, even once it has
+ * been emptied: what the owner acknowledged stays acknowledged.
  */
 public interface Mailboxes {
 
     /**
-     * Appends to the recipient's mailbox.
+     * Appends to the recipient's mailbox with its next id, and announces the message on the
+     * recipient's own channel ({@link Channel#ofUser}, {@link Delivered#event()}) inside the same
+     * step, as a chat announces a send: so a mailbox's messages go out in id order, and a store
+     * that can publish from its atomic step needs no second round trip.
      *
-     * @return how many messages the mailbox holds with this one, for monitoring its depth
-     * @throws MailboxFullException if the mailbox is at capacity; the message is not stored
+     * @throws MailboxFullException if the mailbox is at capacity; nothing is stored, numbered or announced
      */
-    int deliver(UserId recipient, DirectMessage message);
+    Delivered deliver(UserId recipient, UserId sender, String body, Instant at);
 
     /**
-     * Removes and returns up to {@code max} of the oldest messages, atomically: two takers never
-     * receive the same message, and none is lost between them. {@code max} is at least 1: the
-     * command checked it, and a store does not check it again.
+     * Up to {@code max} of the oldest messages, oldest first, without removing any: two devices
+     * reading at once both get them. {@code max} is at least 1: the command checked it, and a store
+     * does not check it again.
      */
-    List<DirectMessage> take(UserId owner, int max);
+    List<DirectMessage> read(UserId owner, int max);
+
+    /**
+     * Removes every message whose id is {@code upTo} or less, in one step; ids already removed are
+     * no news, so acknowledging again, or an older id, changes nothing.
+     *
+     * @throws InvalidInputException ({@link DirectMessage#beyondLastId}) if {@code upTo} is above
+     *                               the last id the mailbox handed out; nothing is removed
+     */
+    void acknowledge(UserId owner, long upTo);
 }

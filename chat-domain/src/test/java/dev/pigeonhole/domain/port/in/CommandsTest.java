@@ -40,8 +40,10 @@ class CommandsTest {
                 .hasMessage("upTo must be 0 or more, not -1");
         assertThatThrownBy(() -> new ReadMessages.Query(ALICE, CHAT, 0, 0))
                 .hasMessage("limit must be between 1 and 1000, not 0");
-        assertThatThrownBy(() -> new TakeDirectMessages.Command(ALICE, 1_001))
+        assertThatThrownBy(() -> new ReadDirectMessages.Command(ALICE, 1_001))
                 .hasMessage("max must be between 1 and 1000, not 1001");
+        assertThatThrownBy(() -> new AcknowledgeDirectMessages.Command(ALICE, -1))
+                .hasMessage("upTo must be 0 or more, not -1");
         assertThatThrownBy(() -> new FetchPending.Query(ALICE, 0)).isInstanceOf(InvalidInputException.class);
     }
 
@@ -52,9 +54,10 @@ class CommandsTest {
         assertThat(new ReadMessages.Query(ALICE, CHAT, 0, ReadMessages.Query.MAX_LIMIT).limit()).isEqualTo(1_000);
         assertThatThrownBy(() -> new ReadMessages.Query(ALICE, CHAT, 0, 1_001)).isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> new ReadMessages.Query(ALICE, CHAT, -1, 10)).isInstanceOf(InvalidInputException.class);
-        assertThat(new TakeDirectMessages.Command(ALICE, 1).max()).isEqualTo(1);
-        assertThat(new TakeDirectMessages.Command(ALICE, TakeDirectMessages.Command.MAX).max()).isEqualTo(1_000);
-        assertThatThrownBy(() -> new TakeDirectMessages.Command(ALICE, 0)).isInstanceOf(InvalidInputException.class);
+        assertThat(new ReadDirectMessages.Command(ALICE, 1).max()).isEqualTo(1);
+        assertThat(new ReadDirectMessages.Command(ALICE, ReadDirectMessages.Command.MAX).max()).isEqualTo(1_000);
+        assertThatThrownBy(() -> new ReadDirectMessages.Command(ALICE, 0)).isInstanceOf(InvalidInputException.class);
+        assertThat(new AcknowledgeDirectMessages.Command(ALICE, 0).upTo()).isZero();
         assertThat(new FetchPending.Query(ALICE, FetchPending.Query.MAX_PER_CHAT_LIMIT).perChatLimit()).isEqualTo(10_000);
         assertThatThrownBy(() -> new FetchPending.Query(ALICE, 10_001)).isInstanceOf(InvalidInputException.class);
         assertThat(new ListOnlineUsers.Query(ListOnlineUsers.Query.MAX_WINDOW).within()).isEqualTo(Duration.ofDays(1));

@@ -2,6 +2,7 @@ package dev.pigeonhole.adapter.http.dto;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.Message;
@@ -31,6 +32,9 @@ public record LiveEventJson(String type, String chatId, MessageJson message, Lis
             case LiveSignal.Event(var channel, LiveEvent.PresenceChanged changed) -> Optional.empty();
             // The feed hands out only the user's own: a chat it was added to or left.
             case LiveSignal.Event(var channel, LiveEvent.MembershipChanged changed) -> Optional.of(membership(changed));
+            // The feed hands out only the user's own mailbox.
+            case LiveSignal.Event(var channel, LiveEvent.DirectMessageDelivered delivered) ->
+                    Optional.of(mailbox(delivered.message()));
             case LiveSignal.Resync resync -> Optional.of(resync());
             case LiveSignal.Closed closed -> Optional.empty();
         };
@@ -38,6 +42,11 @@ public record LiveEventJson(String type, String chatId, MessageJson message, Lis
 
     public static LiveEventJson message(ChatId chat, Message message) {
         return new LiveEventJson("message", chat.value(), MessageJson.from(message), null, null, null);
+    }
+
+    /** A message arrived in the user's own mailbox; it stays there until acknowledged over HTTP. */
+    public static LiveEventJson mailbox(DirectMessage message) {
+        return new LiveEventJson("mailbox", null, MessageJson.from(message), null, null, null);
     }
 
     /** The user was added to a chat ({@code member} true) or left it. */

@@ -138,5 +138,9 @@ export function createApi({ getToken, onUnauthorized, onReachable = () => {} }) 
     leave: (chat, user) => request('DELETE', `/api/chats/${seg(chat)}/members/${seg(user)}`),
 
     presence: () => request('GET', '/api/presence'),
+    /** The oldest messages of one's own mailbox; reading removes nothing. */
+    readMailbox: (max) => request('GET', `/api/mailbox?max=${max}`),
+    /** Removes every message of one's own mailbox up to an id: what the page has shown. */
+    acknowledgeMailbox: (upTo) => request('POST', '/api/mailbox/read', { body: { upTo } }),
   };
 }

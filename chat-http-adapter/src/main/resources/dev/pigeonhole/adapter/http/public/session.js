@@ -83,6 +83,7 @@ function startSession(user, token) {
   ui.setConnection('connecting');
   ui.renderChatList(s.state);
   ui.renderOnline(s.state);
+  ui.renderMailbox(s.state);
   return s;
 }
 

@@ -6,6 +6,7 @@
 
 const SESSION_KEY = 'pigeonhole.session';
 const HISTORY_PREFIX = 'pigeonhole.history.';
+const MAILBOX_PREFIX = 'pigeonhole.mailbox.';
 // The server trims what every member has read, so the page is often the only place a chat's
 // past still exists. Keep some of it across reloads of the tab, but not without bound.
 const KEPT_PER_CHAT = 200;
@@ -26,6 +27,7 @@ export const session = {
     sessionStorage.removeItem(SESSION_KEY);
     if (user) {
       sessionStorage.removeItem(HISTORY_PREFIX + user);
+      sessionStorage.removeItem(MAILBOX_PREFIX + user);
     }
   },
 };
@@ -53,6 +55,10 @@ export class ChatState {
     /** chatId → highest id acknowledged from this tab, so the same ack is not sent twice. */
     this.acked = new Map();
     this.online = new Set();
+    /** id → direct message: the mailbox as this tab has shown it; the server drops what it acknowledged. */
+    this.direct = new Map();
+    /** The highest mailbox id acknowledged from this tab, so the same ack is not sent twice. */
+    this.mailboxAcked = 0;
     this.openChatId = null;
     /** idempotency key → { key, chatId, text, status: 'sending' | 'retrying' | 'failed', attempts } */
     this.sends = new Map();
@@ -338,6 +344,37 @@ export class ChatState {
     offline.filter((user) => typeof user === 'string').forEach((user) => this.online.delete(user));
   }
 
+  // --- the mailbox -----------------------------------------------------------------------
+
+  /** Merges direct messages by id (a pull and a live event may bring the same one); returns the new ones. */
+  addDirectMessages(messages) {
+    const added = [];
+    for (const m of messages) {
+      if (!isMessage(m) || this.direct.has(m.id)) continue;
+      this.direct.set(m.id, m);
+      added.push(m);
+    }
+    if (added.length) {
+      for (const id of [...this.direct.keys()].sort((a, b) => a - b).slice(0, -KEPT_PER_CHAT)) this.direct.delete(id);
+      this.saveHistorySoon();
+    }
+    return added;
+  }
+
+  directMessages() {
+    return [...this.direct.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** The id to acknowledge now, or 0 when everything shown is acknowledged already. */
+  mailboxToAck() {
+    const newest = Math.max(0, ...this.direct.keys());
+    return newest > this.mailboxAcked ? newest : 0;
+  }
+
+  noteMailboxAcknowledged(upTo) {
+    this.mailboxAcked = Math.max(this.mailboxAcked, upTo);
+  }
+
   // --- keeping history across reloads ----------------------------------------------------
 
   restoreHistory() {
@@ -348,6 +385,12 @@ export class ChatState {
       }
     } catch {
       // A damaged cache only costs history the server may still have.
+    }
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(MAILBOX_PREFIX + this.me) ?? '[]');
+      if (Array.isArray(saved)) this.addDirectMessages(saved);
+    } catch {
+      // Acknowledged direct messages exist nowhere else: losing the cache loses them from view.
     }
   }
 
@@ -367,6 +410,7 @@ export class ChatState {
     }
     try {
       sessionStorage.setItem(HISTORY_PREFIX + this.me, JSON.stringify(out));
+      sessionStorage.setItem(MAILBOX_PREFIX + this.me, JSON.stringify(this.directMessages()));
     } catch {
       // Storage full or disabled: the page still works, it just forgets on reload.
     }

@@ -1,10 +1,11 @@
-// Keeping up to date. Pull (GET /api/pending, GET .../messages) is the source of truth; the
-// socket only makes it fast. So every time the socket is down the page polls, and every time it
-// comes back, or the server says resync, the page pulls once to close whatever gap there was.
+// Keeping up to date. Pull (GET /api/pending, GET .../messages, GET /api/mailbox) is the source of
+// truth; the socket only makes it fast. So every time the socket is down the page polls, and every
+// time it comes back, or the server says resync, the page pulls once to close whatever gap there was.
 
 import { ApiError, isTransient } from './api.js';
 import { fillOpenChat, openChat, refreshChats, refreshPresence, scheduleAck, showNewMessages } from './chat.js';
 import { createLive, liveUrl } from './live.js';
+import { onDirectMessage, pullMailbox, whenMailboxShown } from './mailbox.js';
 import { api, current, report, showConnection } from './session.js';
 import * as ui from './ui.js';
 
@@ -40,7 +41,7 @@ export function follow(s) {
 
   (async () => {
     try {
-      await Promise.all([refreshChats(s), refreshPresence(s)]);
+      await Promise.all([refreshChats(s), refreshPresence(s), pullMailbox(s)]);
     } catch (error) {
       report(error);
     }
@@ -61,6 +62,7 @@ export function whenTabShown() {
   const s = current;
   if (!s || document.hidden) return;
   scheduleAck(s);
+  whenMailboxShown(s);
   if (s.state.socket !== 'open') {
     s.live.reconnectNow();
     schedulePoll(s, 0);
@@ -89,7 +91,8 @@ async function poll(s) {
   try {
     // Without the socket there are no presence events either, so look more often than the
     // minute-by-minute refresh, but not on every poll.
-    await Promise.all([pullPending(s), s.polls % PRESENCE_EVERY_POLLS === 1 ? refreshPresence(s) : null]);
+    await Promise.all([pullPending(s), pullMailbox(s),
+      s.polls % PRESENCE_EVERY_POLLS === 1 ? refreshPresence(s) : null]);
     await fillOpenChat(s);
   } catch (error) {
     // Quiet on purpose: the connection state already says the server is away.
@@ -123,7 +126,7 @@ function catchUp(s) {
       s.catchUpAgain = false;
       try {
         await refreshChats(s);
-        await Promise.all([pullPending(s), refreshPresence(s)]);
+        await Promise.all([pullPending(s), refreshPresence(s), pullMailbox(s)]);
         await fillOpenChat(s);
       } catch (error) {
         if (!isTransient(error)) report(error);
@@ -177,6 +180,10 @@ function onLiveEvent(s, event) {
     case 'membership':
       // Added to a chat (or out of one, through another tab or server): the list says which.
       if (typeof event.chatId === 'string') refreshChats(s).catch(report);
+      break;
+    case 'mailbox':
+      // A message for this user alone; the mailbox keeps it until the page acknowledges it.
+      if (event.message && typeof event.message === 'object') onDirectMessage(s, event.message);
       break;
     case 'resync':
       catchUp(s);

@@ -16,6 +16,8 @@ export const els = {
   chatList: $('chat-list'),
   chatListEmpty: $('chat-list-empty'),
   newChatButton: $('new-chat-button'),
+  mailboxList: $('mailbox-list'),
+  mailboxEmpty: $('mailbox-empty'),
   onlineList: $('online-list'),
   onlineCount: $('online-count'),
   main: $('main'),
@@ -245,6 +247,24 @@ export function renderOnline(state) {
     user === state.me ? el('span', { className: 'muted', text: ' (you)' }) : null,
   ])));
   els.onlineCount.textContent = users.length ? `(${users.length})` : '';
+}
+
+/** The direct messages this tab has shown, oldest first. */
+export function renderMailbox(state) {
+  const messages = state.directMessages();
+  els.mailboxList.replaceChildren(...messages.map((message) => {
+    const when = new Date(message.ts);
+    return el('li', {
+      className: 'direct-message',
+      attrs: { 'data-testid': 'direct-message', 'data-message-id': String(message.id), 'data-sender': message.sender },
+    }, [
+      el('p', { className: 'direct-sender', text: message.sender }),
+      el('p', { className: 'direct-text', text: message.message }),
+      Number.isNaN(when.getTime()) ? null
+        : el('time', { className: 'message-time', text: shortTime(when), attrs: { datetime: when.toISOString() } }),
+    ]);
+  }));
+  els.mailboxEmpty.hidden = messages.length > 0;
 }
 
 // --- the open chat -------------------------------------------------------------------------

@@ -7,10 +7,13 @@ import dev.pigeonhole.domain.model.UserId;
 import java.util.List;
 import java.util.Objects;
 
-/** The owner removes the oldest messages from its mailbox. */
-public interface TakeDirectMessages {
+/**
+ * The owner reads the oldest messages of its mailbox. Nothing is removed: the owner acknowledges
+ * what it has ({@link AcknowledgeDirectMessages}), so an answer lost on the way loses nothing.
+ */
+public interface ReadDirectMessages {
 
-    List<DirectMessage> take(Command command);
+    List<DirectMessage> read(Command command);
 
     record Command(UserId owner, int max) {
 

@@ -1,0 +1,137 @@
+package dev.pigeonhole.app.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pigeonhole.app.AppConfig;
+import dev.pigeonhole.app.Server;
+import dev.pigeonhole.app.ServerConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Direct messages on the page, in real headless Chromium against the real server: what waited in
+ * the mailbox shows on load, what is delivered while the page is open arrives live, and what the
+ * page has shown it acknowledges, so the server lets go of it and the page keeps it.
+ */
+@Timeout(120)
+class MailboxPageTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(15);
+
+    private Server server;
+    private ChromeDriver bob;
+
+    @BeforeEach
+    void start() {
+        bob = Chromium.start();
+        server = Server.start(AppConfig.defaults(), ServerConfig.defaults().withPort(0).withDevLogin(true),
+                InstantSource.system());
+    }
+
+    @AfterEach
+    void stop() {
+        if (bob != null) {
+            bob.quit();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void a_direct_message_arrives_live_on_the_recipients_page_and_is_acknowledged_once_shown() throws Exception {
+        String alice = signInOver("alice");
+        String bobsToken = signInOver("bob");
+        post(alice, "/api/users/bob/mailbox", "{\"message\":\"Sent while you were away\"}");
+
+        signIn(bob, "bob");
+        waitFor(driver -> "live".equals(driver.findElement(testId("connection-state")).getDomAttribute("data-state")));
+        waitForDirectTexts(List.of("Sent while you were away"));
+
+        post(alice, "/api/users/bob/mailbox", "{\"message\":\"Psst, live\"}");
+
+        // The socket brings it: no reload, and no poll runs while the socket is up.
+        waitForDirectTexts(List.of("Sent while you were away", "Psst, live"));
+        assertThat(bob.findElements(testId("direct-message"))).extracting(item -> item.getDomAttribute("data-sender"))
+                .containsOnly("alice");
+        // Shown, so acknowledged: the server holds nothing more for bob, the page still shows both.
+        new WebDriverWait(bob, PATIENCE).until(driver -> get(bobsToken, "/api/mailbox").contains("\"messages\":[]"));
+        bob.navigate().refresh();
+        waitForDirectTexts(List.of("Sent while you were away", "Psst, live"));
+    }
+
+    private void waitForDirectTexts(List<String> expected) {
+        try {
+            waitFor(driver -> directTexts().equals(expected));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            assertThat(directTexts()).as("direct messages shown").containsExactlyElementsOf(expected);
+        }
+    }
+
+    private List<String> directTexts() {
+        return bob.findElements(By.cssSelector("[data-testid='direct-message'] .direct-text")).stream()
+                .map(WebElement::getText).toList();
+    }
+
+    private void signIn(ChromeDriver browser, String name) {
+        browser.get("http://127.0.0.1:" + server.port() + "/");
+        browser.findElement(testId("signin-name")).sendKeys(name);
+        browser.findElement(testId("signin-button")).click();
+        waitFor(driver -> name.equals(driver.findElement(testId("me-name")).getText()));
+    }
+
+    private void waitFor(Function<ChromeDriver, Boolean> condition) {
+        new WebDriverWait(bob, PATIENCE).until(driver -> condition.apply((ChromeDriver) driver));
+    }
+
+    private String signInOver(String name) throws Exception {
+        String session = post(null, "/api/session", "{\"user\":\"" + name + "\"}");
+        Matcher token = Pattern.compile("\"token\"\\s*:\\s*\"([^\"]+)\"").matcher(session);
+        assertThat(token.find()).as(session).isTrue();
+        return token.group(1);
+    }
+
+    private String post(String token, String path, String json) throws Exception {
+        HttpRequest.Builder request = request(token, path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isBetween(200, 201);
+        return answer.body();
+    }
+
+    private String get(String token, String path) {
+        try {
+            HttpResponse<String> answer = HttpClient.newHttpClient().send(request(token, path).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            return answer.body();
+        } catch (Exception e) {
+            throw new AssertionError("GET " + path, e);
+        }
+    }
+
+    private HttpRequest.Builder request(String token, String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+        return token == null ? request : request.header("Authorization", "Bearer " + token);
+    }
+
+    private static By testId(String id) {
+        return By.cssSelector("[data-testid='" + id + "']");
+    }
+}
