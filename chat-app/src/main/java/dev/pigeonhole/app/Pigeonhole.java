@@ -60,7 +60,7 @@ public final class Pigeonhole implements AutoCloseable {
         this.ports = ports;
         this.multiplexer = new SubscriptionMultiplexer(ports.channels(), config.liveQueueCapacity());
         this.chats = new ChatService(ports.chats(), ports.channels(), ports.quotas(), config.limits(), clock);
-        this.mailboxes = new MailboxService(ports.mailboxes(), config.limits(), clock);
+        this.mailboxes = new MailboxService(ports.mailboxes(), ports.quotas(), config.limits(), clock);
         this.presence = new PresenceService(ports.presence(), ports.chats(), ports.channels(), ports.lock(),
                 config.presenceWindow(), clock);
         this.live = new LiveService(multiplexer, ports.chats(), clock,

@@ -13,8 +13,6 @@ import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.Opened;
 import dev.pigeonhole.domain.model.PendingBudget;
 import dev.pigeonhole.domain.model.PendingChat;
-import dev.pigeonhole.domain.model.RateLimit;
-import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.RateLimits.Write;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
@@ -48,7 +46,7 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
 
     private final Chats chats;
     private final Channels channels;
-    private final Quotas quotas;
+    private final Admission admission;
     private final Limits limits;
     private final InstantSource clock;
 
@@ -59,15 +57,15 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     public ChatService(Chats chats, Channels channels, Quotas quotas, Limits limits, InstantSource clock) {
         this.chats = Objects.requireNonNull(chats, "chats");
         this.channels = Objects.requireNonNull(channels, "channels");
-        this.quotas = Objects.requireNonNull(quotas, "quotas");
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.admission = new Admission(quotas, limits.rates());
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     @Override
     public CreatedChat create(CreateChat.Command command) {
         limits.checkBodyLength(command.firstMessage());
-        admit(command.creator(), Write.CREATE);
+        admission.admit(command.creator(), Write.CREATE);
         if (command.chat().isPresent()) {
             return open(command.chat().get(), command);
         }
@@ -118,7 +116,7 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     @Override
     public void join(JoinChat.Command command) {
         if (!command.by().equals(command.user())) {
-            admit(command.by(), Write.INVITE);
+            admission.admit(command.by(), Write.INVITE);
         }
         announce(chats.join(command.chat(), command.by(), command.user()));
     }
@@ -149,14 +147,5 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     @Override
     public List<ChatSummary> chatsOf(UserId user) {
         return chats.chatsOf(user);
-    }
-
-    /** Takes a token from the user's bucket for the write, before the write: refused, nothing changes. */
-    private void admit(UserId user, Write write) {
-        RateLimit limit = limits.rates().of(write);
-        RateLimit.Take take = quotas.take(user, write, limit);
-        if (!take.admitted()) {
-            throw new RateLimitedException(write, limit, take.retryAfter());
-        }
     }
 }

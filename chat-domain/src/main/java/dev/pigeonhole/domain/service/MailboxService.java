@@ -3,10 +3,12 @@ package dev.pigeonhole.domain.service;
 import dev.pigeonhole.domain.model.Delivered;
 import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
 import dev.pigeonhole.domain.port.in.ReadDirectMessages;
 import dev.pigeonhole.domain.port.out.Mailboxes;
+import dev.pigeonhole.domain.port.out.Quotas;
 
 import java.time.InstantSource;
 import java.util.List;
@@ -20,18 +22,22 @@ import java.util.Objects;
 public final class MailboxService implements DeliverDirectMessage, ReadDirectMessages, AcknowledgeDirectMessages {
 
     private final Mailboxes mailboxes;
+    private final Admission admission;
     private final Limits limits;
     private final InstantSource clock;
 
-    public MailboxService(Mailboxes mailboxes, Limits limits, InstantSource clock) {
+    /** @param quotas the senders' buckets for delivering, held to {@link Limits#rates()} */
+    public MailboxService(Mailboxes mailboxes, Quotas quotas, Limits limits, InstantSource clock) {
         this.mailboxes = Objects.requireNonNull(mailboxes, "mailboxes");
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.admission = new Admission(quotas, limits.rates());
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     @Override
     public Delivered deliver(DeliverDirectMessage.Command command) {
         limits.checkBodyLength(command.text());
+        admission.admit(command.sender(), RateLimits.Write.DELIVER);
         return mailboxes.deliver(command.recipient(), command.sender(), command.text(), clock.instant());
     }
 

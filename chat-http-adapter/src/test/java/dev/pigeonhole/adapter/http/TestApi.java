@@ -46,7 +46,8 @@ final class TestApi implements AutoCloseable {
         InMemoryChannels channels = new InMemoryChannels();
         InMemoryChats store = new InMemoryChats(limits, channels);
         ChatService chats = new ChatService(store, channels, new InMemoryQuotas(clock), limits, clock);
-        MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits, channels), limits, clock);
+        MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits, channels), new InMemoryQuotas(clock), limits,
+                clock);
         PresenceService presence = new PresenceService(new InMemoryPresenceRegistry(), store, channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
         multiplexer = new SubscriptionMultiplexer(channels, LIVE_QUEUE_CAPACITY);

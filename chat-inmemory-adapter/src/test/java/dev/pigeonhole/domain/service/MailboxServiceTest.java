@@ -3,10 +3,14 @@ package dev.pigeonhole.domain.service;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
+import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.domain.model.Delivered;
 import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.RateLimitedException;
+import dev.pigeonhole.domain.model.RateLimits;
+import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.UserId;
@@ -37,7 +41,8 @@ class MailboxServiceTest {
     private final UserId bob = user();
     private final TestClock clock = new TestClock();
     private final InMemoryChannels channels = new InMemoryChannels();
-    private final MailboxService service = new MailboxService(new InMemoryMailboxes(LIMITS, channels), LIMITS, clock);
+    private final MailboxService service =
+            new MailboxService(new InMemoryMailboxes(LIMITS, channels), new InMemoryQuotas(clock), LIMITS, clock);
     private final SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, 1_024);
     private final LiveService live = new LiveService(multiplexer, new InMemoryChats(LIMITS, channels), clock);
 
@@ -68,6 +73,21 @@ class MailboxServiceTest {
         assertThat(read(bob)).isEmpty();
         assertThat(service.deliver(new DeliverDirectMessage.Command(alice, bob, "next")).message().id())
                 .as("the refused message took no id").isEqualTo(1);
+    }
+
+    @Test
+    void deliveries_are_held_to_the_senders_bucket_and_a_refused_one_is_not_stored() {
+        MailboxService strict = new MailboxService(new InMemoryMailboxes(LIMITS, channels), new InMemoryQuotas(clock),
+                LIMITS.withRates(new RateLimits(RateLimit.NONE, RateLimit.NONE, RateLimit.NONE,
+                        RateLimit.parse("2/1m"))), clock);
+        strict.deliver(new DeliverDirectMessage.Command(alice, bob, "one"));
+        strict.deliver(new DeliverDirectMessage.Command(alice, bob, "two"));
+
+        assertThatExceptionOfType(RateLimitedException.class)
+                .isThrownBy(() -> strict.deliver(new DeliverDirectMessage.Command(alice, bob, "three")));
+        assertThat(strict.read(new ReadDirectMessages.Command(bob, 10))).hasSize(2);
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(strict.deliver(new DeliverDirectMessage.Command(alice, bob, "three")).message().id()).isEqualTo(3);
     }
 
     @Test

@@ -9,14 +9,16 @@ public record PendingJson(List<Chat> chats) {
     /**
      * @param firstAvailableId with {@code gap}, what the member missed runs from its cursor + 1 to
      *                         just below this
+     * @param more             the budget left messages out after the last one here
      */
-    public record Chat(String chatId, List<MessageJson> messages, long unread, boolean gap, long firstAvailableId) {
+    public record Chat(String chatId, List<MessageJson> messages, long unread, boolean gap, long firstAvailableId,
+                       boolean more) {
     }
 
     public static PendingJson from(List<PendingChat> pending) {
         return new PendingJson(pending.stream()
                 .map(chat -> new Chat(chat.chat().value(), MessageJson.from(chat.messages()), chat.unread(), chat.gap(),
-                        chat.firstAvailableId()))
+                        chat.firstAvailableId(), chat.more()))
                 .toList());
     }
 }
