@@ -56,7 +56,7 @@ class LiveOnEventStreamTest {
                 yield LiveServers.onRedis(redis.endpoint(), redis.newPrefix(), RedisConfig.Client.LETTUCE);
             }
         };
-        server = LiveServers.start(config, LiveServers.newSecret());
+        server = LiveServers.start(LiveServers.unthrottled(config), LiveServers.newSecret());
         api = ApiClient.onPort(server.port());
     }
 

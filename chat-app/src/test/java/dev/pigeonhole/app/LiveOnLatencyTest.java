@@ -45,7 +45,7 @@ class LiveOnLatencyTest {
 
     @BeforeEach
     void start() {
-        AppConfig config = store.config();
+        AppConfig config = LiveServers.unthrottled(store.config());
         server = LiveServers.start(config, LiveServers.newSecret());
         api = ApiClient.onPort(server.port());
     }

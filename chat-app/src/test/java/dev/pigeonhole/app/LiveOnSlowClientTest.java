@@ -39,7 +39,7 @@ class LiveOnSlowClientTest {
 
     @BeforeEach
     void start() {
-        server = Server.start(AppConfig.defaults(), ServerConfig.defaults().withPort(0).withDevLogin(true),
+        server = Server.start(LiveServers.unthrottled(AppConfig.defaults()), ServerConfig.defaults().withPort(0).withDevLogin(true),
                 InstantSource.system());
         api = ApiClient.onPort(server.port());
     }

@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.domain.model.RateLimits;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -22,6 +23,14 @@ final class LiveServers {
     static Server start(AppConfig config, String secret) {
         return Server.start(config, ServerConfig.defaults().withPort(0).withJwtSecret(secret).withDevLogin(true),
                 InstantSource.system());
+    }
+
+    /**
+     * The same configuration with every write admitted: for tests that send faster than a person
+     * to see how live delivery copes, which is not what the rate limits are for.
+     */
+    static AppConfig unthrottled(AppConfig config) {
+        return config.withLimits(config.limits().withRates(RateLimits.NONE));
     }
 
     /** Redis at {@code endpoint} through {@code client}, the tagged layout, keys and channels under {@code prefix}. */

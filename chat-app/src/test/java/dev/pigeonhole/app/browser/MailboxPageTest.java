@@ -20,6 +20,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -79,7 +81,7 @@ class MailboxPageTest {
     private void waitForDirectTexts(List<String> expected) {
         try {
             waitFor(driver -> directTexts().equals(expected));
-        } catch (org.openqa.selenium.TimeoutException e) {
+        } catch (TimeoutException e) {
             assertThat(directTexts()).as("direct messages shown").containsExactlyElementsOf(expected);
         }
     }
@@ -97,7 +99,9 @@ class MailboxPageTest {
     }
 
     private void waitFor(Function<ChromeDriver, Boolean> condition) {
-        new WebDriverWait(bob, PATIENCE).until(driver -> condition.apply((ChromeDriver) driver));
+        // The list is drawn again as messages come: an element read mid-redraw is simply read again.
+        new WebDriverWait(bob, PATIENCE).ignoring(StaleElementReferenceException.class)
+                .until(driver -> condition.apply((ChromeDriver) driver));
     }
 
     private String signInOver(String name) throws Exception {

@@ -44,6 +44,9 @@ async function acknowledgeShown(s) {
   if (current !== s || document.hidden) return false;
   const upTo = s.state.mailboxToAck();
   if (!upTo) return true;
+  // Once acknowledged, this tab's copy is the only one left: it is written down first, not a
+  // second later, so a reload in between cannot lose it.
+  s.state.saveHistory();
   try {
     await api.acknowledgeMailbox(upTo);
   } catch (error) {
