@@ -82,6 +82,11 @@ public final class Server implements AutoCloseable {
                 app.readDirectMessages(), app.acknowledgeDirectMessages(), app.touchPresence(), app.listOnlineUsers(), app.subscribeToLiveEvents());
     }
 
+    /** The use cases behind this server, for a test that fills its store faster than HTTP would. */
+    Pigeonhole app() {
+        return app;
+    }
+
     public int port() {
         return http.port();
     }
