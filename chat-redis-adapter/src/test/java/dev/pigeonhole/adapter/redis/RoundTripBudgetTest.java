@@ -5,6 +5,8 @@ import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.IdempotencyKey;
+import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,6 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -61,6 +64,9 @@ class RoundTripBudgetTest {
 
         assertThat(cost(() -> store.chats().send(chat, alice, "hello", AT)))
                 .isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.chats().send(chat, alice, "held to a rate, under a key", AT,
+                Optional.of(IdempotencyKey.of("k")), RateLimits.DEFAULTS.send())))
+                .as("the rate limit and the key are taken in the same script").isEqualTo(new Cost(1, 1));
     }
 
     @ParameterizedTest(name = "{0}, cluster: {1}")
@@ -107,7 +113,7 @@ class RoundTripBudgetTest {
 
     @ParameterizedTest(name = "{0}, cluster: {1}")
     @MethodSource("configurations")
-    void mailbox_and_presence_calls_are_one_round_trip_each(RedisClientKind client, boolean cluster) {
+    void mailbox_presence_and_quota_calls_are_one_round_trip_each(RedisClientKind client, boolean cluster) {
         open(client, cluster);
         UserId alice = user();
         UserId sender = user();
@@ -121,6 +127,9 @@ class RoundTripBudgetTest {
         assertThat(cost(() -> store.mailboxes().read(alice, 10))).as("read").isEqualTo(new Cost(1, 1));
         assertThat(cost(() -> store.mailboxes().acknowledge(alice, 2))).as("acknowledge").isEqualTo(new Cost(1, 1));
         assertThat(cost(() -> store.presence().touch(alice, AT.plusSeconds(1)))).as("touch").isEqualTo(new Cost(1, 1));
+        store.quotas().take(alice, RateLimits.Write.CREATE, RateLimits.DEFAULTS.create());
+        assertThat(cost(() -> store.quotas().take(alice, RateLimits.Write.CREATE, RateLimits.DEFAULTS.create())))
+                .as("a quota's token").isEqualTo(new Cost(1, 1));
     }
 
     /** Round trips asked of the driver, and script calls the server saw (EVALSHA and EVAL together). */
