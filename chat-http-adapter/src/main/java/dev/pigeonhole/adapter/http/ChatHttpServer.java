@@ -57,6 +57,8 @@ public final class ChatHttpServer implements AutoCloseable {
                 files.directory = "/dev/pigeonhole/adapter/http/public";
                 files.location = Location.CLASSPATH;
             });
+            // The security headers go on every answer: the page's files, the routes, and what no route answered.
+            config.routes.before(SecurityHeaders::add);
 
             Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.touchPresence(), metrics,
                     settings.maxRequestBytes());
