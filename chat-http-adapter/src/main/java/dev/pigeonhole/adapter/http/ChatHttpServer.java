@@ -92,9 +92,9 @@ public final class ChatHttpServer implements AutoCloseable {
     List<String> routes() {
         return javalin.unsafe.internalRouter.allHttpHandlers().stream()
                 // Every GET route also takes HEAD (see Endpoints); HTTP implies it, so no description lists it.
-                // The live socket's upgrade hook is no route of its own: the README describes that protocol.
-                .filter(parsed -> parsed.endpoint.method != HandlerType.HEAD
-                        && parsed.endpoint.method != HandlerType.WEBSOCKET_BEFORE_UPGRADE)
+                // Hooks (the live socket's upgrade, the headers every answer gets) are no routes of
+                // their own: the README describes the live protocol.
+                .filter(parsed -> parsed.endpoint.method.isHttpMethod() && parsed.endpoint.method != HandlerType.HEAD)
                 .map(parsed -> parsed.endpoint.method.name() + " " + parsed.endpoint.path)
                 .toList();
     }
