@@ -49,7 +49,7 @@ import java.util.function.Supplier;
  * longer in.
  *
  * <p>Round trips: send, acknowledge and read 1; pending and chatsOf 2 whatever the number of
- * chats; open, join and leave 2.
+ * chats; open, join and leave 2 (1 in the book layout, whose chat scripts keep the index).
  */
 public final class RedisChats implements Chats {
 
@@ -199,17 +199,20 @@ public final class RedisChats implements Chats {
     public Left leave(ChatId chat, UserId user) {
         Answered<ChatScripts.Leave.Answer> answered = run(new ChatScripts.Leave(chat, user));
         Reply reply = answered.reply();
-        if (answered.word() != ChatScripts.Leave.Answer.LEFT) {
-            // Out already: a leave tried again after its index step was lost gets that step done.
-            index.remove(user, chat, reply.number(0));
-        }
+        // Out already, or the chat gone: a leave tried again after its index step was lost gets that step done.
         return switch (answered.word()) {
             case LEFT -> {
                 index.remove(user, chat, reply.number(1));
                 yield new Left(chat, user, reply.number(0) == 1);
             }
-            case NO_CHAT -> throw new UnknownChatException(chat);
-            case NOT_MEMBER -> throw new NotAMemberException(user, chat);
+            case NO_CHAT -> {
+                index.remove(user, chat, reply.number(0));
+                throw new UnknownChatException(chat);
+            }
+            case NOT_MEMBER -> {
+                index.remove(user, chat, reply.number(0));
+                throw new NotAMemberException(user, chat);
+            }
         };
     }
 
