@@ -182,8 +182,8 @@ evalsha_bench() {
   # now, no idempotency key, key window, no body digest, max retained, max members, no rate limit
   # (burst 1, interval 0: the store is measured, not the limiter), publish mode P, channel, event head.
   local tail='"ts":1767225600.000,"sender":"alice","message":"hello from redis-benchmark"}'
-  local args=(EVALSHA "$sha" 8 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
-              "${base}joined" "${base}open" "${base}buckets"
+  local args=(EVALSHA "$sha" 9 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
+              "${base}joined" "${base}open" "${base}buckets" "${base}generation"
               "$chat" alice "$tail" "$(date +%s000)" "" 86400000 "" 10000 1000 1 0 P "${RUN_PREFIX}chat:{$chat}"
               "{\"type\":\"message\",\"chat\":\"$chat\",\"message\":")
   local check

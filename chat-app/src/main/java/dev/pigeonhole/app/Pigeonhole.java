@@ -6,6 +6,7 @@ import dev.pigeonhole.adapter.redis.PublishMode;
 import dev.pigeonhole.adapter.redis.RedisChannels;
 import dev.pigeonhole.adapter.redis.RedisChatLock;
 import dev.pigeonhole.adapter.redis.RedisChats;
+import dev.pigeonhole.adapter.redis.RedisIndexSweep;
 import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisMailboxes;
 import dev.pigeonhole.adapter.redis.RedisPresenceRegistry;
@@ -40,6 +41,7 @@ import dev.pigeonhole.domain.service.MailboxService;
 import dev.pigeonhole.domain.service.PresenceService;
 import dev.pigeonhole.domain.service.SubscriptionMultiplexer;
 
+import java.time.Duration;
 import java.time.InstantSource;
 
 /**
@@ -50,6 +52,8 @@ import java.time.InstantSource;
 public final class Pigeonhole implements AutoCloseable {
 
     private final DrivenPorts ports;
+    private final InstantSource clock;
+    private final Duration presenceWindow;
     private final SubscriptionMultiplexer multiplexer;
     private final ChatService chats;
     private final MailboxService mailboxes;
@@ -58,6 +62,8 @@ public final class Pigeonhole implements AutoCloseable {
 
     private Pigeonhole(DrivenPorts ports, AppConfig config, InstantSource clock) {
         this.ports = ports;
+        this.clock = clock;
+        this.presenceWindow = config.presenceWindow();
         this.multiplexer = new SubscriptionMultiplexer(ports.channels(), config.liveQueueCapacity());
         this.chats = new ChatService(ports.chats(), ports.channels(), ports.quotas(), config.limits(), clock);
         this.mailboxes = new MailboxService(ports.mailboxes(), ports.quotas(), config.limits(), clock);
@@ -85,6 +91,7 @@ public final class Pigeonhole implements AutoCloseable {
                 channels,
                 new InMemoryQuotas(clock),
                 () -> true,
+                DrivenPorts.IndexSweep.NOTHING_TO_MEND,
                 () -> { });
     }
 
@@ -104,14 +111,17 @@ public final class Pigeonhole implements AutoCloseable {
                     + redis.connectTimeout().toMillis() + " ms", null);
         }
         PublishMode publishing = PublishMode.of(driver, redis.patternsOnCluster());
+        RedisChatLock lock = new RedisChatLock(driver, keys, clock);
+        RedisIndexSweep sweep = new RedisIndexSweep(driver, keys, lock);
         return new DrivenPorts(
                 new RedisChats(driver, keys, config.limits(), publishing),
                 new RedisMailboxes(driver, keys, config.limits(), publishing),
                 new RedisPresenceRegistry(driver, keys),
-                new RedisChatLock(driver, keys, clock),
+                lock,
                 new RedisChannels(driver, keys, publishing),
                 new RedisQuotas(driver, keys),
                 driver::ping,
+                users -> sweep.sweep(users).map(repair -> repair.relisted() + repair.dropped()).orElse(0),
                 driver);
     }
 
@@ -178,6 +188,15 @@ public final class Pigeonhole implements AutoCloseable {
     /** Whether the store answers now; always for memory, a PING for Redis. */
     public boolean storeAnswers() {
         return ports.answers().getAsBoolean();
+    }
+
+    /**
+     * Mends the store's indexes of users' chats around the users online now (Redis keeps them apart
+     * from the chats, so a crash between the two steps of a join or a leave can leave one wrong); on
+     * one instance at a time. Answers how many index entries it changed.
+     */
+    public int repairChatIndexes() {
+        return ports.indexes().sweep(ports.presence().seenSince(clock.instant().minus(presenceWindow)));
     }
 
     /** Upstream pub/sub subscriptions held by this process, for metrics and tests. */

@@ -112,8 +112,8 @@ final class ServeCommand implements Callable<Integer> {
     String jwtSecret;
 
     @Option(names = "--dev-login", arity = "0..1", fallbackValue = "true", defaultValue = "${env:PIGEONHOLE_DEV_LOGIN}",
-            description = "let POST /api/session sign anyone in by name; on by default only without a JWT secret "
-                    + "(env PIGEONHOLE_DEV_LOGIN)")
+            description = "let POST /api/session sign anyone in by name; on by default only without a JWT secret, "
+                    + "and then only on a loopback --host: elsewhere it takes --dev-login=true (env PIGEONHOLE_DEV_LOGIN)")
     Boolean devLogin;
 
     @Option(names = "--token-lifetime", defaultValue = "${env:PIGEONHOLE_TOKEN_LIFETIME:-PT12H}",

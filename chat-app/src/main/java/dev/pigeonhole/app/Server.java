@@ -18,12 +18,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running Pigeonhole server: the composition root's use cases behind the HTTP adapter, plus the
- * maintenance every instance offers to do and only one at a time does (pruning presence, under
- * the chat lock). Retention needs no sweep: every send and acknowledge trims in the same step.
+ * maintenance every instance offers to do and only one at a time does (pruning presence, and on
+ * Redis mending users' chat indexes, each under the chat lock). Retention needs no sweep: every
+ * send and acknowledge trims in the same step.
  */
 public final class Server implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Server.class);
+    /**
+     * The index sweep runs once every this many maintenance rounds (5 min by default): it only mends
+     * what a crash between two steps left, and it reads every online user's chats.
+     */
+    private static final int INDEX_SWEEP_ROUNDS = 10;
 
     private final Pigeonhole app;
     private final ChatHttpServer http;
@@ -62,13 +68,15 @@ public final class Server implements AutoCloseable {
                     : new StoreHealth.Status(false, storeKind, "not answering");
             HttpSettings settings = new HttpSettings(server.devLoginOn(), server.maxRequestBytes(),
                     HttpSettings.DEFAULT_STOP_TIMEOUT, HttpSettings.DEFAULT_LIVE_IDLE_TIMEOUT, server.maxLiveConnections(),
-                    server.maxUnsentBytes());
+                    server.maxUnsentBytes(), HttpSettings.DEFAULT_STORE_READINGS_EVERY);
             ChatHttpServer http = new ChatHttpServer(useCases(app), settings, tokens, health, registry,
                     app::upstreamSubscriptions).start(server.host(), server.port());
             ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(
                     Thread.ofPlatform().name("pigeonhole-maintenance").daemon().factory());
             long every = server.maintenance().toMillis();
             maintenance.scheduleWithFixedDelay(() -> prune(app), every, every, TimeUnit.MILLISECONDS);
+            long sweepEvery = every * INDEX_SWEEP_ROUNDS;
+            maintenance.scheduleWithFixedDelay(() -> repairIndexes(app), sweepEvery, sweepEvery, TimeUnit.MILLISECONDS);
             return new Server(app, http, maintenance, store);
         } catch (RuntimeException e) {
             closeQuietly(app);
@@ -116,6 +124,17 @@ public final class Server implements AutoCloseable {
         } catch (RuntimeException e) {
             // The next round tries again; a store outage must not end the schedule.
             LOG.warn("presence pruning failed: {}", e.getMessage());
+        }
+    }
+
+    private static void repairIndexes(Pigeonhole app) {
+        try {
+            int mended = app.repairChatIndexes();
+            if (mended > 0) {
+                LOG.info("chat index sweep: {} index entries mended", mended);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("chat index sweep failed: {}", e.getMessage());
         }
     }
 

@@ -2,6 +2,8 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.HttpSettings;
 import dev.pigeonhole.adapter.http.Tokens;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
@@ -11,7 +13,8 @@ import java.util.Optional;
  * How the server listens and signs people in, already validated.
  *
  * @param jwtSecret   the HS256 secret every instance shares; without one, each process makes up its own
- * @param devLogin    sign in by name alone; empty means the default: on exactly when there is no secret
+ * @param devLogin    sign in by name alone; empty means the default: on exactly when there is no secret, and
+ *                    then only on a loopback host, since anyone who reaches it could sign in as anyone
  * @param maintenance how often an instance tries to take the maintenance lease and prune presence
  * @param maxLiveConnections live connections one user may hold open on this instance
  * @param maxUnsentBytes     bytes of frames a live connection may have waiting to be written
@@ -35,6 +38,11 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
             }
         });
         Objects.requireNonNull(devLogin, "devLogin");
+        if (devLogin.isEmpty() && jwtSecret.isEmpty() && !isLoopback(host)) {
+            throw new IllegalArgumentException("dev login lets anyone sign in as anyone, so it is on by default only "
+                    + "for a loopback host, not " + host + ". Give --dev-login=true to run it there anyway, or "
+                    + "configure a signing secret (--jwt-secret or PIGEONHOLE_JWT_SECRET)");
+        }
         if (tokenLifetime.isNegative() || tokenLifetime.isZero()) {
             throw new IllegalArgumentException("the token lifetime must be positive, not " + tokenLifetime);
         }
@@ -62,6 +70,32 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
 
     public boolean devLoginOn() {
         return devLogin.orElse(jwtSecret.isEmpty());
+    }
+
+    /**
+     * Whether {@code host} is known to reach this machine alone: {@code localhost} or a loopback address
+     * literal. Any other name is not looked up, since it may resolve to anything, so it counts as not.
+     */
+    static boolean isLoopback(String host) {
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        boolean addressLiteral = literal.contains(":") || (!literal.isEmpty() && literal.matches("[0-9.]+"));
+        if (!addressLiteral) {
+            return false;
+        }
+        try {
+            // An address literal is parsed, never resolved.
+            return InetAddress.getByName(literal).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    public ServerConfig withHost(String value) {
+        return new ServerConfig(value, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
+                maxUnsentBytes);
     }
 
     public ServerConfig withPort(int value) {

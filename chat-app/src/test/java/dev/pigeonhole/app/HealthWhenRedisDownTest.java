@@ -34,9 +34,10 @@ class HealthWhenRedisDownTest {
 
             redis.stop();
 
-            // With the default timeouts, finding Redis gone takes Lettuce up to connect + command
-            // timeout (2 s + 2 s of PING retries); the client's 10 s limit keeps "never a hang" honest.
-
+            // /health answers what the server last read in the background (every 5 s), so it says
+            // down at the next reading. With the default timeouts, finding Redis gone takes Lettuce
+            // up to connect + command timeout (2 s + 2 s of PING retries) on that reading.
+            await().atMost(RECOVERY).until(() -> api.get("/health", null).status() == 503);
             ApiClient.Response health = api.get("/health", null);
             assertThat(health.status()).as(health.toString()).isEqualTo(503);
             assertThat(health.json().get("status").stringValue()).isEqualTo("down");

@@ -1,10 +1,16 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.redis.KeyLayout;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.domain.model.Access;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.CreateChat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,6 +25,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,6 +62,40 @@ class RedisWiringTest {
             assertThat(chat.unread()).isEqualTo(1);
             assertThat(chat.messages()).singleElement().satisfies(m -> assertThat(m.id()).isEqualTo(6));
         });
+    }
+
+    /** A join's second step lost for Bob: the sweep around Alice, who is online, lists the chat for him again. */
+    @Test
+    void the_index_sweep_around_the_users_online_mends_a_co_members_lost_index_entry() throws Exception {
+        RedisTarget target = RedisServers.single();
+        String prefix = target.newPrefix();
+        AppConfig config = AppConfig.defaults().withRedis(RedisConfig.defaults()
+                .withEndpoint(target.endpoint()).withKeyPrefix(prefix));
+        UserId alice = UserId.of("alice");
+        UserId bob = UserId.of("bob");
+
+        try (Pigeonhole app = Pigeonhole.start(config, InstantSource.system())) {
+            ChatId chat = app.createChat().create(new CreateChat.Command(alice, Set.of(bob), Optional.empty(),
+                    Access.PRIVATE, "hi")).chat();
+            app.touchPresence().touch(alice);
+            target.admin("ZREM", KeyLayout.tagged(prefix).chatsOf(bob), chat.value());
+            assertThat(app.listChats().chatsOf(bob)).isEmpty();
+
+            assertThat(app.repairChatIndexes()).isEqualTo(1);
+
+            assertThat(app.listChats().chatsOf(bob)).extracting(ChatSummary::chat).containsExactly(chat);
+        }
+    }
+
+    @Test
+    void in_memory_there_is_no_index_apart_from_the_chats_to_mend() throws Exception {
+        try (Pigeonhole app = Pigeonhole.start(AppConfig.defaults(), InstantSource.system())) {
+            app.createChat().create(new CreateChat.Command(UserId.of("alice"), Set.of(UserId.of("bob")),
+                    Optional.empty(), Access.PRIVATE, "hi"));
+            app.touchPresence().touch(UserId.of("alice"));
+
+            assertThat(app.repairChatIndexes()).isZero();
+        }
     }
 
     @Test

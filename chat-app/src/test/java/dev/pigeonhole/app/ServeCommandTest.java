@@ -71,6 +71,36 @@ class ServeCommandTest {
         assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: ").contains("at least 32 bytes");
     }
 
+    @Test
+    void default_dev_login_on_every_interface_is_exit_status_2_with_one_line_saying_what_to_do() {
+        Outcome outcome = serve("--host", "0.0.0.0", "--port", "0");
+
+        assertThat(outcome.status()).isEqualTo(2);
+        assertOneLineWithoutStackTrace(outcome);
+        assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: dev login lets anyone sign in as anyone")
+                .contains("0.0.0.0").contains("--dev-login=true").contains("--jwt-secret");
+    }
+
+    /** The store is asked only once the configuration stands, so reaching it shows the host was let through. */
+    @Test
+    void dev_login_asked_for_by_name_gets_past_the_host_check_on_every_interface() {
+        Outcome outcome = serve("--host", "0.0.0.0", "--port", "0", "--dev-login=true", "--store", "redis",
+                "--redis-url", "redis://127.0.0.1:" + closedPort());
+
+        assertThat(outcome.status()).isEqualTo(3);
+        assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: Redis did not answer at");
+    }
+
+    @Test
+    void a_signing_secret_gets_past_the_host_check_on_every_interface() {
+        Outcome outcome = serve("--host", "0.0.0.0", "--port", "0", "--jwt-secret",
+                "a-signing-secret-of-at-least-32-bytes-0123456789", "--store", "redis",
+                "--redis-url", "redis://127.0.0.1:" + closedPort());
+
+        assertThat(outcome.status()).isEqualTo(3);
+        assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: Redis did not answer at");
+    }
+
     @ParameterizedTest(name = "{0}")
     @EnumSource(RedisConfig.Client.class)
     void a_redis_that_does_not_answer_is_exit_status_3_with_one_line(RedisConfig.Client client) {

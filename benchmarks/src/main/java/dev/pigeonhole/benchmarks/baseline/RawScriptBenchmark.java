@@ -71,7 +71,7 @@ public class RawScriptBenchmark {
                 + resource("chat_send"));
         String base = RawRedis.prefix() + "chat:{" + CHAT + "}:";
         keys = List.of(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows",
-                base + "joined", base + "open", base + "buckets");
+                base + "joined", base + "open", base + "buckets", base + "generation");
         channel = base.substring(0, base.length() - 1); // KeyLayout.Tagged's chat channel
         eventHead = "{\"type\":\"message\",\"chat\":\"" + CHAT + "\",\"message\":";
         keyArray = keys.toArray(String[]::new);

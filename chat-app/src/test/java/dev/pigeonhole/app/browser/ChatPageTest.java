@@ -68,6 +68,19 @@ class ChatPageTest {
 
     @AfterEach
     void stop() {
+        try {
+            // Everything the page needs is its own, so the policy it is served with blocked nothing.
+            for (ChromeDriver browser : new ChromeDriver[] {alice, bob}) {
+                if (browser != null) {
+                    assertThat(Chromium.policyViolations(browser)).as("what the page's policy blocked").isEmpty();
+                }
+            }
+        } finally {
+            closeBrowsersAndServers();
+        }
+    }
+
+    private void closeBrowsersAndServers() {
         for (ChromeDriver browser : new ChromeDriver[] {alice, bob}) {
             if (browser != null) {
                 browser.quit();
@@ -206,6 +219,28 @@ class ChatPageTest {
         waitFor(bob, driver -> received(driver).size() >= 3);
         assertThat(received(bob)).containsExactly("1 first", "2 second", "3 third");
         assertThat(bob.executeScript("return window.lastId")).isEqualTo(chat + ":3");
+    }
+
+    /**
+     * The check after every test here can fail: the page's policy refuses what does not come from
+     * the server's own files, an inline script or style among them, and the browser says so.
+     */
+    @Test
+    void the_page_policy_refuses_inline_script_and_style_and_each_refusal_is_seen() {
+        alice.get("http://127.0.0.1:" + alicesServer.port() + "/");
+        alice.executeScript("""
+                const script = document.createElement('script');
+                script.textContent = 'window.inlineRan = true';
+                document.head.append(script);
+                document.body.setAttribute('style', 'background: red');
+                """);
+
+        waitFor(alice, driver -> Chromium.policyViolations(driver).size() == 2);
+        assertThat(Chromium.policyViolations(alice)).containsExactlyInAnyOrder(
+                "script-src-elem blocked inline", "style-src-attr blocked inline");
+        assertThat(alice.executeScript("return window.inlineRan === true")).isEqualTo(false);
+        // Seen, and made on purpose: the check after the test is for what the page itself needs.
+        alice.executeScript("window.policyViolations.length = 0");
     }
 
     @SuppressWarnings("unchecked")

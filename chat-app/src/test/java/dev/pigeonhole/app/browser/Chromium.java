@@ -4,6 +4,8 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -36,7 +38,24 @@ final class Chromium {
                 .build();
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
+        // Before any script of a page runs, so what the policy blocks while the page loads is kept too.
+        driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", RECORD_POLICY_VIOLATIONS));
         return driver;
+    }
+
+    private static final String RECORD_POLICY_VIOLATIONS = """
+            window.policyViolations = [];
+            document.addEventListener('securitypolicyviolation', violation =>
+                window.policyViolations.push(violation.effectiveDirective + ' blocked ' + (violation.blockedURI || 'inline')));
+            """;
+
+    /**
+     * What the page's Content-Security-Policy has blocked since it loaded, one line each: a page
+     * that needs something the policy forbids has lost it, even if nothing on screen shows it yet.
+     */
+    @SuppressWarnings("unchecked")
+    static List<String> policyViolations(ChromeDriver driver) {
+        return (List<String>) driver.executeScript("return window.policyViolations || []");
     }
 
     private static void requireInstalled() {

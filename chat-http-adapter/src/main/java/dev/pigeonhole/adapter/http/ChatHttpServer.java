@@ -17,6 +17,7 @@ public final class ChatHttpServer implements AutoCloseable {
 
     private final Javalin javalin;
     private final LiveConnections live;
+    private final StoreReadings readings;
 
     /**
      * @param upstreamSubscriptions how many pub/sub subscriptions this process holds, for metrics
@@ -31,8 +32,9 @@ public final class ChatHttpServer implements AutoCloseable {
         Objects.requireNonNull(upstreamSubscriptions, "upstreamSubscriptions");
         HttpMetrics metrics = new HttpMetrics(registry);
         this.live = new LiveConnections(settings.maxLiveConnections());
-        metrics.gauge("pigeonhole.presence.online", "users seen within the presence window",
-                () -> useCases.listOnlineUsers().onlineCount());
+        this.readings = new StoreReadings(health, useCases.listOnlineUsers(), settings.storeReadingsEvery());
+        metrics.gauge("pigeonhole.presence.online", "users seen within the presence window, as last read",
+                readings::onlineUsers);
         metrics.gauge("pigeonhole.live.sessions", "open live connections, WebSocket and Server-Sent Events", live::count);
         metrics.gauge("pigeonhole.live.event.streams", "open live connections on Server-Sent Events", live::eventStreams);
         metrics.gauge("pigeonhole.upstream.subscriptions", "pub/sub subscriptions this process holds upstream",
@@ -57,6 +59,8 @@ public final class ChatHttpServer implements AutoCloseable {
                 files.directory = "/dev/pigeonhole/adapter/http/public";
                 files.location = Location.CLASSPATH;
             });
+            // The security headers go on every answer: the page's files, the routes, and what no route answered.
+            config.routes.before(SecurityHeaders::add);
 
             Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.touchPresence(), metrics,
                     settings.maxRequestBytes());
@@ -64,7 +68,7 @@ public final class ChatHttpServer implements AutoCloseable {
             new ChatRoutes(useCases, metrics).register(endpoints);
             new MailboxRoutes(useCases, metrics).register(endpoints);
             new PresenceRoutes(useCases).register(endpoints);
-            new OperationsRoutes(health, registry).register(endpoints);
+            new OperationsRoutes(readings, registry).register(endpoints);
             new LiveRoutes(useCases, live, metrics, settings).register(config.routes, endpoints);
 
             // What no route answered: Javalin's own 404 and 405, and anything thrown outside a route.
@@ -78,7 +82,13 @@ public final class ChatHttpServer implements AutoCloseable {
 
     /** Starts listening; port 0 picks a free one, which {@link #port()} then tells. */
     public ChatHttpServer start(String host, int port) {
-        javalin.start(host, port);
+        readings.start();
+        try {
+            javalin.start(host, port);
+        } catch (RuntimeException e) {
+            readings.close();
+            throw e;
+        }
         return this;
     }
 
@@ -90,9 +100,9 @@ public final class ChatHttpServer implements AutoCloseable {
     List<String> routes() {
         return javalin.unsafe.internalRouter.allHttpHandlers().stream()
                 // Every GET route also takes HEAD (see Endpoints); HTTP implies it, so no description lists it.
-                // The live socket's upgrade hook is no route of its own: the README describes that protocol.
-                .filter(parsed -> parsed.endpoint.method != HandlerType.HEAD
-                        && parsed.endpoint.method != HandlerType.WEBSOCKET_BEFORE_UPGRADE)
+                // Hooks (the live socket's upgrade, the headers every answer gets) are no routes of
+                // their own: the README describes the live protocol.
+                .filter(parsed -> parsed.endpoint.method.isHttpMethod() && parsed.endpoint.method != HandlerType.HEAD)
                 .map(parsed -> parsed.endpoint.method.name() + " " + parsed.endpoint.path)
                 .toList();
     }
@@ -100,8 +110,12 @@ public final class ChatHttpServer implements AutoCloseable {
     /** Stops accepting, lets requests in flight finish (up to the stop timeout), then returns. */
     @Override
     public void close() {
-        live.stopAll();
-        javalin.stop();
+        try {
+            live.stopAll();
+            javalin.stop();
+        } finally {
+            readings.close();
+        }
     }
 
     private static void unanswered(Context ctx, Problem problem) {

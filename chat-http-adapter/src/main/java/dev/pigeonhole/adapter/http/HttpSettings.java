@@ -15,9 +15,11 @@ import java.time.Duration;
  *                              hold open on this server; one more is refused with 429
  * @param maxUnsentBytes        bytes of frames one live connection may have waiting to be written;
  *                              a client that lets more pile up is cut off as slow
+ * @param storeReadingsEvery    how often the server reads what {@code /metrics} and {@code /health}
+ *                              show of the store; scrapes in between are answered from memory
  */
 public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopTimeout, Duration liveIdleTimeout,
-                           int maxLiveConnections, int maxUnsentBytes) {
+                           int maxLiveConnections, int maxUnsentBytes, Duration storeReadingsEvery) {
 
     public static final int DEFAULT_MAX_REQUEST_BYTES = 64 * 1024;
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
@@ -27,6 +29,8 @@ public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopT
     public static final int DEFAULT_MAX_LIVE_CONNECTIONS = 10;
     /** About 250 messages of 4 KiB: far more than a reading client ever has in flight. */
     public static final int DEFAULT_MAX_UNSENT_BYTES = 1024 * 1024;
+    /** Fresh enough for a dashboard; at most two store calls per server every five seconds. */
+    public static final Duration DEFAULT_STORE_READINGS_EVERY = Duration.ofSeconds(5);
 
     public HttpSettings {
         if (maxRequestBytes < 1) {
@@ -44,11 +48,14 @@ public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopT
         if (maxUnsentBytes < 1) {
             throw new IllegalArgumentException("maxUnsentBytes must be at least 1, not " + maxUnsentBytes);
         }
+        if (storeReadingsEvery.toMillis() < 1) {
+            throw new IllegalArgumentException("storeReadingsEvery must be at least a millisecond, not " + storeReadingsEvery);
+        }
     }
 
     public HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopTimeout) {
         this(devLogin, maxRequestBytes, stopTimeout, DEFAULT_LIVE_IDLE_TIMEOUT, DEFAULT_MAX_LIVE_CONNECTIONS,
-                DEFAULT_MAX_UNSENT_BYTES);
+                DEFAULT_MAX_UNSENT_BYTES, DEFAULT_STORE_READINGS_EVERY);
     }
 
     public static HttpSettings defaults(boolean devLogin) {
@@ -56,14 +63,22 @@ public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopT
     }
 
     public HttpSettings withLiveIdleTimeout(Duration value) {
-        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, value, maxLiveConnections, maxUnsentBytes);
+        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, value, maxLiveConnections, maxUnsentBytes,
+                storeReadingsEvery);
     }
 
     public HttpSettings withMaxLiveConnections(int value) {
-        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, value, maxUnsentBytes);
+        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, value, maxUnsentBytes,
+                storeReadingsEvery);
     }
 
     public HttpSettings withMaxUnsentBytes(int value) {
-        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, maxLiveConnections, value);
+        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, maxLiveConnections, value,
+                storeReadingsEvery);
+    }
+
+    public HttpSettings withStoreReadingsEvery(Duration value) {
+        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, maxLiveConnections,
+                maxUnsentBytes, value);
     }
 }

@@ -57,7 +57,7 @@ class OpenApiTest {
     @BeforeAll
     void run_a_session_that_reaches_every_route() {
         // Small limits, so a full chat and a full mailbox take a request or two rather than thousands.
-        api = TestApi.start(Limits.DEFAULTS.withMaxMembers(3).withMailboxCapacity(2), HttpSettings.defaults(true));
+        api = TestApi.start(Limits.DEFAULTS.withMaxMembers(3).withMailboxCapacity(2), TestApi.settings());
 
         String alice = signIn("alice");
         String bob = signIn("bob");
@@ -128,9 +128,9 @@ class OpenApiTest {
         exchanges.add(new Exchange("GET", "/api/events", "/api/events", 400, badResume));
 
         call(200, "GET", "/health", null, null);
-        api.storeUp.set(false);
+        api.switchStore(false);
         call(503, "GET", "/health", null, null);
-        api.storeUp.set(true);
+        api.switchStore(true);
         call(200, "GET", "/metrics", null, null);
         call(200, "GET", "/openapi.json", null, null);
 

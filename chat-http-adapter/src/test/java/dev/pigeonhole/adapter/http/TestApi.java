@@ -20,8 +20,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The real HTTP server on a free loopback port, over the in-memory store (a real backend, not a
@@ -32,12 +35,16 @@ final class TestApi implements AutoCloseable {
     static final Duration PRESENCE_WINDOW = Duration.ofMinutes(15);
     /** Small, so a test can fill a live client's queue with a few hundred messages. */
     static final int LIVE_QUEUE_CAPACITY = 256;
+    /** Short, so a test that switches the store's health off sees /health follow within moments. */
+    static final Duration STORE_READINGS_EVERY = Duration.ofMillis(100);
 
     final ChatHttpServer server;
     final SubscriptionMultiplexer multiplexer;
     final ApiClient client;
     final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-21T10:00:00Z"));
     final AtomicBoolean storeUp = new AtomicBoolean(true);
+    final AtomicInteger healthChecks = new AtomicInteger();
+    final CountingPresenceRegistry presenceRegistry = new CountingPresenceRegistry(new InMemoryPresenceRegistry());
     final Tokens tokens;
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
@@ -48,15 +55,18 @@ final class TestApi implements AutoCloseable {
         ChatService chats = new ChatService(store, channels, new InMemoryQuotas(clock), limits, clock);
         MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits, channels), new InMemoryQuotas(clock), limits,
                 clock);
-        PresenceService presence = new PresenceService(new InMemoryPresenceRegistry(), store, channels,
+        PresenceService presence = new PresenceService(presenceRegistry, store, channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
         multiplexer = new SubscriptionMultiplexer(channels, LIVE_QUEUE_CAPACITY);
         UseCases useCases = decorate.apply(new UseCases(chats, chats, chats, chats, chats, chats, chats, chats,
                 mailboxes, mailboxes, mailboxes, presence, presence, new LiveService(multiplexer, store, clock)));
         tokens = Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock);
-        server = new ChatHttpServer(useCases, settings, tokens,
-                () -> new StoreHealth.Status(storeUp.get(), "memory", storeUp.get() ? "answering" : "switched off"),
-                registry, multiplexer::upstreamSubscriptions).start("127.0.0.1", 0);
+        StoreHealth health = () -> {
+            healthChecks.incrementAndGet();
+            return new StoreHealth.Status(storeUp.get(), "memory", storeUp.get() ? "answering" : "switched off");
+        };
+        server = new ChatHttpServer(useCases, settings, tokens, health, registry, multiplexer::upstreamSubscriptions)
+                .start("127.0.0.1", 0);
         client = new ApiClient(URI.create("http://127.0.0.1:" + server.port()));
     }
 
@@ -67,7 +77,7 @@ final class TestApi implements AutoCloseable {
     static final Limits LIMITS = Limits.DEFAULTS.withRates(RateLimits.NONE);
 
     static TestApi start() {
-        return new TestApi(LIMITS, HttpSettings.defaults(true), UnaryOperator.identity());
+        return new TestApi(LIMITS, settings(), UnaryOperator.identity());
     }
 
     static TestApi start(Limits limits, HttpSettings settings) {
@@ -76,7 +86,19 @@ final class TestApi implements AutoCloseable {
 
     /** With some use cases wrapped, to hold a request at a known point. */
     static TestApi start(UnaryOperator<UseCases> decorate) {
-        return new TestApi(LIMITS, HttpSettings.defaults(true), decorate);
+        return new TestApi(LIMITS, settings(), decorate);
+    }
+
+    /** Dev login on, the store read often. */
+    static HttpSettings settings() {
+        return HttpSettings.defaults(true).withStoreReadingsEvery(STORE_READINGS_EVERY);
+    }
+
+    /** Switches the store's health, and waits until /health, which reads it in the background, says so. */
+    void switchStore(boolean up) {
+        storeUp.set(up);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.get("/health", null).status() == (up ? 200 : 503));
     }
 
     void advance(Duration by) {

@@ -26,7 +26,8 @@ final class ChatScripts {
     }
 
     /** A script that runs one operation of the chat aggregate. */
-    sealed interface ChatScript<A extends Enum<A>> permits Open, Send, Acknowledge, Join, Leave, Read, Summary {
+    sealed interface ChatScript<A extends Enum<A>> permits Open, Send, Acknowledge, Join, Leave, Read, Summary,
+            Membership {
 
         ScriptCall call(KeyLayout layout);
 
@@ -54,6 +55,7 @@ final class ChatScripts {
     private static final Variants LEAVE = Variants.changing("chat_leave");
     private static final Variants READ = Variants.reading("chat_read");
     private static final Variants SUMMARY = Variants.reading("chat_summary");
+    private static final Variants MEMBERSHIP = Variants.reading("chat_membership");
 
     /**
      * The call of a chat script: the chat's keys, and in the book layout its lock and the
@@ -91,7 +93,7 @@ final class ChatScripts {
         }
     }
 
-    /** chat_open.lua: answers OPENED with the first message's id and every member. */
+    /** chat_open.lua: answers OPENED with the first message's id, every member and the membership generation. */
     record Open(Posting first, Access access, List<UserId> others) implements ChatScript<Open.Answer> {
 
         enum Answer { OPENED, TOO_MANY_MEMBERS, EXISTS, LOCKED }
@@ -149,7 +151,7 @@ final class ChatScripts {
         }
     }
 
-    /** chat_join.lua: {@code by} brings {@code user} in. */
+    /** chat_join.lua: {@code by} brings {@code user} in; JOINED and ALREADY_MEMBER carry the membership generation. */
     record Join(ChatId chat, UserId by, UserId user, int maxMembers) implements ChatScript<Join.Answer> {
 
         enum Answer { JOINED, ALREADY_MEMBER, NO_CHAT, NOT_MEMBER, PRIVATE, CHAT_FULL }
@@ -166,7 +168,11 @@ final class ChatScripts {
         }
     }
 
-    /** chat_leave.lua: answers LEFT with 1 when the chat went with its last member. */
+    /**
+     * chat_leave.lua: answers LEFT with 1 when the chat went with its last member, then the membership
+     * generation; NO_CHAT and NOT_MEMBER carry the generation up to which what the member's index
+     * still lists of the chat is stale.
+     */
     record Leave(ChatId chat, UserId member) implements ChatScript<Leave.Answer> {
 
         enum Answer { LEFT, NO_CHAT, NOT_MEMBER }
@@ -212,6 +218,25 @@ final class ChatScripts {
                 HistoryWindow held = new HistoryWindow(reply.number(2), reply.number(1));
                 return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), page);
             }
+        }
+    }
+
+    /**
+     * chat_membership.lua: answers MEMBERS with the membership generation and every member, or NO_CHAT
+     * with the generation up to which an index entry of the chat is stale.
+     */
+    record Membership(ChatId chat) implements ChatScript<Membership.Answer> {
+
+        enum Answer { MEMBERS, NO_CHAT }
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            return ChatScripts.call(layout, MEMBERSHIP, chat, List.of(), List.of(chat.value()));
+        }
+
+        @Override
+        public Class<Answer> answers() {
+            return Answer.class;
         }
     }
 

@@ -98,16 +98,19 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
      * @param keyWindows   when each of those keys is forgotten, as epoch millis
      * @param joinPoints   sorted set of member → the last id when it came in
      * @param openToAll    exists only while the chat is open to all: anyone may join it
+     * @param generation   the membership generation, which grows with every open, join and leave, so
+     *                     a user's index (another slot) can tell a late update from a newer one
      * @param sendLock     the book's send lock, which a send must respect in that layout; empty in
      *                     the tagged layout, where sends take no lock
      */
     record ChatKeys(String members, String messageIds, String messages, String sentUnderKey, String keyWindows,
-                    String joinPoints, String openToAll, String sendBuckets, Optional<String> sendLock) {
+                    String joinPoints, String openToAll, String sendBuckets, String generation,
+                    Optional<String> sendLock) {
 
         /** Every key the chat owns, state first: what every chat script takes and the last leave deletes. */
         public List<String> all() {
             return List.of(members, messageIds, messages, sentUnderKey, keyWindows, joinPoints, openToAll,
-                    sendBuckets);
+                    sendBuckets, generation);
         }
     }
 
@@ -139,7 +142,8 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         public ChatKeys chat(ChatId chat) {
             String base = prefix + "chat:{" + chat.value() + "}:";
             return new ChatKeys(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows",
-                    base + "joined", base + "open", base + "buckets", Optional.empty());
+                    base + "joined", base + "open", base + "buckets", base + "generation",
+                    Optional.empty());
         }
 
         @Override
@@ -222,12 +226,13 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         @Override
         public ChatKeys chat(ChatId chat) {
             String id = chat.value();
-            // The book has no idempotency keys, join points or open chats: the keys this layout
-            // adds for them are named in the book's style, and a chat made by the book's own code
-            // has none of them (private, every member joined at 0).
+            // The book has no idempotency keys, join points, open chats or generations: the keys
+            // this layout adds for them are named in the book's style, and a chat made by the book's
+            // own code has none of them (private, every member joined at 0).
             return new ChatKeys(prefix + "chat:" + id, prefix + "ids:" + id, prefix + "msgs:" + id,
                     prefix + "sent:" + id, prefix + "sent-windows:" + id, prefix + "joined:" + id,
-                    prefix + "open:" + id, prefix + "buckets:" + id, Optional.of(prefix + "lock:chat:" + id));
+                    prefix + "open:" + id, prefix + "buckets:" + id,
+                    prefix + "generation:" + id, Optional.of(prefix + "lock:chat:" + id));
         }
 
         @Override

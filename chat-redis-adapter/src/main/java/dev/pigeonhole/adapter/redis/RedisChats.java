@@ -47,15 +47,16 @@ import java.util.function.Supplier;
  *
  * <p>What a script cannot reach on a cluster is the user's index of chats
  * ({@code user:{u}:chats}, another slot): open, join and leave update it in a second, pipelined
- * step, after the chat's own change has succeeded. The chat's members stay the truth; the index
- * only says where to look, so {@link #pending} and {@link #chatsOf} skip a chat the index still
- * lists but the user is no longer in.
+ * step, after the chat's own change has succeeded ({@link ChatIndex}, which says how a lost or late
+ * step is mended). The chat's members stay the truth; the index only says where to look, so
+ * {@link #pending} and {@link #chatsOf} skip a chat the index still lists but the user is no
+ * longer in.
  *
  * <p>A send's rate limit is the sender's bucket in the chat, a hash field of the chat's own
  * {@code buckets} key, taken inside the send script: a send stays one round trip.
  *
  * <p>Round trips: send, acknowledge and read 1; pending and chatsOf 2 whatever the number of
- * chats; open, join and leave 2.
+ * chats; open, join and leave 2 (1 in the book layout, whose chat scripts keep the index).
  */
 public final class RedisChats implements Chats {
 
@@ -66,12 +67,14 @@ public final class RedisChats implements Chats {
     private final KeyLayout keys;
     private final Limits limits;
     private final PublishMode publishing;
+    private final ChatIndex index;
 
     public RedisChats(RedisDriver redis, KeyLayout keys, Limits limits, PublishMode publishing) {
         this.redis = Objects.requireNonNull(redis, "redis");
         this.keys = Objects.requireNonNull(keys, "keys");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.publishing = Objects.requireNonNull(publishing, "publishing");
+        this.index = new ChatIndex(redis, keys);
         if (redis.isCluster() && !keys.clusterSafe()) {
             throw new IllegalArgumentException("the book key layout is for a single Redis node: its keys carry no hash"
                     + " tags, so one chat's keys would land on different cluster nodes; use the tagged layout");
@@ -111,7 +114,7 @@ public final class RedisChats implements Chats {
             case OPENED -> {
                 Set<UserId> everyone = new HashSet<>();
                 reply.texts(1).forEach(member -> everyone.add(UserId.of(member)));
-                index(everyone, chat);
+                index.add(everyone, chat, reply.number(2));
                 Message first = new Message(reply.number(0), sentAt, creator, body);
                 yield new Opened(chat, new Sent(chat, first, false), everyone);
             }
@@ -147,7 +150,7 @@ public final class RedisChats implements Chats {
 
     @Override
     public List<PendingChat> pending(UserId user, int perChatLimit) {
-        List<ChatId> chats = indexOf(user);
+        List<ChatId> chats = index.list(user);
         List<ChatScripts.Read> reads = new ArrayList<>(chats.size());
         chats.forEach(chat -> reads.add(new ChatScripts.Read(chat, user, OptionalLong.empty(), perChatLimit)));
 
@@ -204,26 +207,35 @@ public final class RedisChats implements Chats {
             case CHAT_FULL -> throw new ChatFullException(chat, limits.maxMembers());
         };
         // A member already in is indexed again too: that heals an index step lost to a crash.
-        index(Set.of(user), chat);
+        index.add(Set.of(user), chat, answered.reply().number(0));
         return joined;
     }
 
     @Override
     public Left leave(ChatId chat, UserId user) {
         Answered<ChatScripts.Leave.Answer> answered = run(new ChatScripts.Leave(chat, user));
-        Left left = switch (answered.word()) {
-            case LEFT -> new Left(chat, user, answered.reply().number(0) == 1);
-            case NO_CHAT -> throw new UnknownChatException(chat);
-            case NOT_MEMBER -> throw new NotAMemberException(user, chat);
+        Reply reply = answered.reply();
+        // Out already, or the chat gone: a leave tried again after its index step was lost gets that step done.
+        return switch (answered.word()) {
+            case LEFT -> {
+                index.remove(user, chat, reply.number(1));
+                yield new Left(chat, user, reply.number(0) == 1);
+            }
+            case NO_CHAT -> {
+                index.remove(user, chat, reply.number(0));
+                throw new UnknownChatException(chat);
+            }
+            case NOT_MEMBER -> {
+                index.remove(user, chat, reply.number(0));
+                throw new NotAMemberException(user, chat);
+            }
         };
-        redis.run(new ScriptCall(Scripts.INDEX_REMOVE, List.of(keys.chatsOf(user)), List.of(chat.value())));
-        return left;
     }
 
     @Override
     public List<ChatSummary> chatsOf(UserId user) {
         List<ChatScripts.Summary> reads = new ArrayList<>();
-        indexOf(user).forEach(chat -> reads.add(new ChatScripts.Summary(chat, user)));
+        index.list(user).forEach(chat -> reads.add(new ChatScripts.Summary(chat, user)));
 
         List<ChatSummary> summaries = new ArrayList<>(reads.size());
         for (Answered<ChatScripts.Summary.Answer> answered : runAll(reads)) {
@@ -281,23 +293,6 @@ public final class RedisChats implements Chats {
         return new ChatScripts.Posting(chat, user, MessageJson.tailOf(sentAt, user, body), sentAt.toEpochMilli(),
                 keyField, IdempotencyKey.WINDOW.toMillis(), digest, limits.maxRetained(), limits.maxMembers(), rate,
                 publishing, keys.chatChannel(chat), MessageJson.messagePostedHead(chat));
-    }
-
-    /** Lists the chat in each user's index, in one pipelined round trip. */
-    private void index(Set<UserId> users, ChatId chat) {
-        List<ScriptCall> indexing = new ArrayList<>(users.size());
-        users.forEach(user -> indexing.add(new ScriptCall(Scripts.INDEX_ADD, List.of(keys.chatsOf(user)),
-                List.of(chat.value()))));
-        redis.runAll(indexing);
-    }
-
-    /** The user's chats in {@link ChatId} order (the book layout's index is sorted by cursor, not by name). */
-    private List<ChatId> indexOf(UserId user) {
-        Reply reply = Reply.of(redis.run(call(Scripts.INDEX_LIST, keys.chatsOf(user))), Scripts.INDEX_LIST);
-        List<ChatId> chats = new ArrayList<>();
-        reply.texts(0).forEach(chat -> chats.add(ChatId.of(chat)));
-        chats.sort(null);
-        return chats;
     }
 
     /** The stored JSON keeps milliseconds, so the message answered is the message read back later. */

@@ -82,14 +82,16 @@ export function backToList() {
 }
 
 /**
- * Bring the open chat up to its newest message: from the newest one held, or, holding none,
- * from one page before the end. Loops because more may arrive while it reads.
+ * Bring the open chat up to its newest message: from the end of what it has shown without a
+ * hole, or, holding none, from one page before the end. Loops because more may arrive while it
+ * reads.
  */
 export async function fillOpenChat(s, { announce = true } = {}) {
   const chatId = s.state.openChatId;
   if (!chatId) return;
-  let after = s.state.newestId(chatId);
-  const holding = after > 0;
+  const newest = s.state.newestId(chatId);
+  const holding = newest > 0;
+  let after = Math.min(newest, s.state.shownUpTo(chatId));
   if (!holding) {
     const probe = await api.readMessages(chatId, 0, 1);
     if (current !== s || s.state.openChatId !== chatId) return;
@@ -108,9 +110,9 @@ export async function fillOpenChat(s, { announce = true } = {}) {
         for (const m of fresh) if (m.sender !== s.user) ui.announce(`${m.sender}: ${m.message}`);
       }
     }
-    const newest = page.messages.length ? page.messages[page.messages.length - 1].id : after;
-    if (!page.messages.length || newest >= page.lastId) break;
-    after = newest;
+    const last = page.messages.length ? page.messages[page.messages.length - 1].id : after;
+    if (!page.messages.length || last >= page.lastId) break;
+    after = last;
   }
   updateHistoryEdge(s, chatId);
   ui.renderChatList(s.state);
@@ -176,6 +178,8 @@ export function scheduleAck(s) {
 async function acknowledge(s) {
   const chatId = s.state.openChatId;
   if (current !== s || !chatId || document.hidden) return;
+  fillHole(s, chatId);
+  // Only as far as the run shown without a hole; the fill schedules the ack again when it is done.
   const upTo = s.state.needsAck(chatId);
   if (!upTo) return;
   try {
@@ -190,4 +194,19 @@ async function acknowledge(s) {
       report(error);
     }
   }
+}
+
+/**
+ * Something is shown past a hole: pull what is missing (GET .../messages?after=<end of the run>).
+ * Once per place, so a hole no pull can fill is not pulled for ever; the run moving on allows
+ * another. What fills a hole is older than what is shown around it, so it is not read out.
+ */
+function fillHole(s, chatId) {
+  if (!s.state.hasHole(chatId)) return;
+  const place = `${chatId} ${s.state.shownUpTo(chatId)}`;
+  if (s.holeFilledFrom === place) return;
+  s.holeFilledFrom = place;
+  fillOpenChat(s, { announce: false }).catch((error) => {
+    if (!isTransient(error)) report(error);
+  });
 }

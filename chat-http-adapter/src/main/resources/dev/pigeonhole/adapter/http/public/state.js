@@ -52,7 +52,7 @@ export class ChatState {
     this.history = new Map();
     /** chatId → oldest id the server still holds, as last reported. */
     this.firstAvailable = new Map();
-    /** chatId → highest id acknowledged from this tab, so the same ack is not sent twice. */
+    /** chatId → highest id acknowledged from this tab, so the same ack is not sent twice; see shownUpTo. */
     this.acked = new Map();
     this.online = new Set();
     /** id → direct message: the mailbox as this tab has shown it; the server drops what it acknowledged. */
@@ -181,8 +181,28 @@ export class ChatState {
     }
   }
 
+  /**
+   * The highest id h such that this tab has shown every message of the chat up to h: from what is
+   * read already (the cursor) or gone for everyone (below the oldest id the server holds), an
+   * unbroken run of ids kept here. A message shown past a hole (a live one after a catch-up cut
+   * short) does not move it, so acknowledging never marks unseen messages read.
+   */
+  shownUpTo(chatId) {
+    const kept = this.history.get(chatId);
+    const chat = this.chats.get(chatId);
+    let top = Math.max(chat?.cursor ?? 0, this.acked.get(chatId) ?? 0, (this.firstAvailable.get(chatId) ?? 1) - 1);
+    while (kept?.has(top + 1)) top += 1;
+    return top;
+  }
+
+  /** Whether something is shown past a hole, which a pull has to fill before the ack can pass it. */
+  hasHole(chatId) {
+    return this.newestId(chatId) > this.shownUpTo(chatId);
+  }
+
+  /** How far to acknowledge now: the end of the unbroken run shown, if it is past what is acknowledged. */
   needsAck(chatId) {
-    const top = this.newestId(chatId);
+    const top = this.shownUpTo(chatId);
     const chat = this.chats.get(chatId);
     const floor = Math.max(this.acked.get(chatId) ?? 0, chat?.cursor ?? 0);
     return top > floor ? top : 0;

@@ -1,5 +1,5 @@
 -- chat_acknowledge.lua in the book layout: see book.lua.
--- KEYS: the chat's eight keys, lock:chat:<chat>, seen:<member>
+-- KEYS: the chat's nine keys, lock:chat:<chat>, seen:<member>
 -- ARGV: as chat_acknowledge.lua
 book.users = { ARGV[2] }
 return answer(function()

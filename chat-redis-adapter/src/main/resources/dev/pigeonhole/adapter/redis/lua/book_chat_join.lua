@@ -1,5 +1,5 @@
 -- chat_join.lua in the book layout: see book.lua.
--- KEYS: the chat's eight keys, lock:chat:<chat>, seen:<user>
+-- KEYS: the chat's nine keys, lock:chat:<chat>, seen:<user>
 -- ARGV: as chat_join.lua
 book.users = { ARGV[3] }
 return answer(function()

@@ -1,5 +1,5 @@
 -- chat_open.lua in the book layout: see book.lua.
--- KEYS: the chat's eight keys, lock:chat:<chat>, seen:<creator>, seen:<other>...
+-- KEYS: the chat's nine keys, lock:chat:<chat>, seen:<creator>, seen:<other>...
 -- ARGV: as chat_open.lua
 local creator, first, limits, publishing = posting_arguments()
 local access, others = opening_arguments()

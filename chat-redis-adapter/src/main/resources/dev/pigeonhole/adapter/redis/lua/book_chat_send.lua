@@ -1,5 +1,5 @@
 -- chat_send.lua in the book layout: see book.lua.
--- KEYS: the chat's eight keys, lock:chat:<chat>, seen:<sender>
+-- KEYS: the chat's nine keys, lock:chat:<chat>, seen:<sender>
 -- ARGV: as chat_send.lua
 local sender, message, limits, publishing = posting_arguments()
 book.users = { sender }

@@ -4,12 +4,13 @@
 -- suite runs random operations against Chat and against these scripts side by side, so the
 -- two cannot drift apart unnoticed. Put in front of every chat script, after common.lua.
 --
--- Every chat script takes the chat's eight keys first, in this order (they share one hash tag,
+-- Every chat script takes the chat's nine keys first, in this order (they share one hash tag,
 -- so one cluster slot); a script's own header names what follows. joined holds each member's
 -- join point; open exists only for a chat open to all; buckets holds the send buckets of those
--- who sent lately (RateLimit.take, from bucket.lua, which goes in front of this file).
+-- who sent lately (RateLimit.take, from bucket.lua, which goes in front of this file);
+-- generation is the membership generation.
 local chat = { members = KEYS[1], ids = KEYS[2], msgs = KEYS[3], sent = KEYS[4], windows = KEYS[5],
-               joined = KEYS[6], open = KEYS[7], buckets = KEYS[8] }
+               joined = KEYS[6], open = KEYS[7], buckets = KEYS[8], generation = KEYS[9] }
 
 -- KeyedSends.FORGET_AT_MOST: how many keys whose window closed one send forgets at most.
 local FORGET_AT_MOST = 100
@@ -164,6 +165,43 @@ local function take_send_token(sender, rate, now)
   redis.call('ZADD', chat.buckets, full_again, sender)
 end
 
+-- The membership generation: not the aggregate's, but the user's index's (another slot, so
+-- updated after this script). Every open, join and leave answers with a larger one, and the
+-- index keeps it as the chat's score, so a late update cannot undo a newer one. It starts from
+-- the server's clock, in microseconds, so it also grows across a chat deleted and opened again.
+local function clock()
+  local now = redis.call('TIME')
+  return tonumber(now[1]) * 1000000 + tonumber(now[2])
+end
+
+local function generation()
+  return tonumber(redis.call('GET', chat.generation) or '0')
+end
+
+local function next_generation()
+  local following = math.max(clock(), generation() + 1)
+  redis.call('SET', chat.generation, string.format('%.0f', following))
+  return following
+end
+
+-- Asked of a chat the user is not in (a leave tried again, a sweep): whatever the user's index
+-- still lists of it was written at this generation or before, so it is stale.
+local function stale_generation()
+  if redis.call('EXISTS', chat.members) == 1 then
+    return generation()
+  end
+  return clock() - 1
+end
+
+-- A leave refused because the member is out already, or the chat gone, answers with the stale
+-- generation: a leave tried again after its index step was lost then gets that step done.
+local function out_already(reply)
+  if reply[1] ~= 'LEFT' then
+    reply[2] = stale_generation()
+  end
+  return reply
+end
+
 -- ------------------------------------------------------------------ the operations
 
 -- Chat.send. message: { tail, at, key_field ('' for none), key_window, digest };
@@ -218,7 +256,7 @@ local function open(creator, others, access, first, limits, publishing)
   for member in pairs(everyone) do
     listed[#listed + 1] = member
   end
-  return { 'OPENED', sent[2], listed }
+  return { 'OPENED', sent[2], listed, next_generation() }
 end
 
 -- Chat.acknowledge: forward only, then drop what every member has seen.
@@ -238,11 +276,11 @@ end
 local function join(by, user, limits)
   check_may_bring_in(by, user)
   if redis.call('ZSCORE', chat.members, user) then
-    return { 'ALREADY_MEMBER' }
+    return { 'ALREADY_MEMBER', generation() }
   end
   check_room(limits.max_members)
   add_member(user, last_id())
-  return { 'JOINED' }
+  return { 'JOINED', next_generation() }
 end
 
 -- Chat.leave: the last one out deletes every key of the chat in this same step, so no send,
@@ -251,12 +289,14 @@ local function leave(member)
   check_member(member)
   redis.call('ZREM', chat.members, member)
   redis.call('ZREM', chat.joined, member)
+  local out_at = next_generation()
   if redis.call('ZCARD', chat.members) == 0 then
-    redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows, chat.joined, chat.open, chat.buckets)
-    return { 'LEFT', 1 }
+    redis.call('DEL', chat.ids, chat.msgs, chat.sent, chat.windows, chat.joined, chat.open, chat.buckets,
+      chat.generation)
+    return { 'LEFT', 1, out_at }
   end
   trim_acknowledged()
-  return { 'LEFT', 0 }
+  return { 'LEFT', 0, out_at }
 end
 
 -- Chat.read and Chat.pending: what Java needs to build either through HistoryWindow.
@@ -282,6 +322,12 @@ local function summary(member)
     access = 'OPEN'
   end
   return { 'SUMMARY', cursor, last_id(), redis.call('ZRANGE', chat.members, 0, -1), access }
+end
+
+-- Who is in the chat, asked by no one: what the index sweep checks users' indexes against.
+local function membership()
+  check_exists()
+  return { 'MEMBERS', generation(), redis.call('ZRANGE', chat.members, 0, -1) }
 end
 
 -- ------------------------------------------------------------------ the scripts' arguments

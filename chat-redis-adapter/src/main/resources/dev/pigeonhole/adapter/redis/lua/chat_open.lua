@@ -1,5 +1,5 @@
 -- Opens a chat with its first message: open() in chat.lua.
--- KEYS: the chat's eight keys
+-- KEYS: the chat's nine keys
 -- ARGV: see posting_arguments() and opening_arguments() in chat.lua
 local creator, first, limits, publishing = posting_arguments()
 local access, others = opening_arguments()

@@ -1,5 +1,5 @@
 -- A member's view of one chat, changing nothing: read() in chat.lua.
--- KEYS: the chat's eight keys
+-- KEYS: the chat's nine keys
 -- ARGV: chat, reader, after ('' for the reader's own cursor), limit
 local after = nil
 if ARGV[3] ~= '' then

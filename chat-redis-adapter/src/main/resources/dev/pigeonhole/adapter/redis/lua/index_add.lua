@@ -1,6 +1,6 @@
--- Lists a chat in a user's index, unless it is listed already (in the book layout, with the
--- cursor the chat's own script put there).
+-- Lists a chat in a user's index at the membership generation of the change that put the user
+-- in it; a later generation already there stays (a late add must not lower it).
 -- KEYS: user's index
--- ARGV: chat
-redis.call('ZADD', KEYS[1], 'NX', 0, ARGV[1])
-return { 'OK' }
+-- ARGV: chat, generation
+-- Answers OK with 1 when the chat was not listed before.
+return { 'OK', redis.call('ZADD', KEYS[1], 'GT', ARGV[2], ARGV[1]) }

@@ -1,0 +1,173 @@
+package dev.pigeonhole.app.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pigeonhole.adapter.http.ApiClient;
+import dev.pigeonhole.app.AppConfig;
+import dev.pigeonhole.app.Server;
+import dev.pigeonhole.app.ServerConfig;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The page acknowledges only what it has shown: up to the end of the unbroken run of ids from what
+ * was read already. A message shown past a hole in that run (a live one after a catch-up cut
+ * short) waits until a pull has filled the hole, since the server trims what everyone
+ * acknowledged and the hole's messages could otherwise be lost unseen.
+ */
+@Timeout(120)
+class PageAcknowledgesTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(15);
+
+    /**
+     * Before the page's own scripts: the socket can lose chosen messages, as a catch-up cut short
+     * does, and every acknowledge is written down with the message ids on screen as it goes out.
+     */
+    private static final String LOSE_MESSAGES_AND_RECORD_ACKS = """
+            window.lostIds = new Set();
+            window.acks = [];
+            const listen = WebSocket.prototype.addEventListener;
+            WebSocket.prototype.addEventListener = function (type, listener, options) {
+              if (type !== 'message') return listen.call(this, type, listener, options);
+              return listen.call(this, type, (frame) => {
+                try {
+                  const event = JSON.parse(frame.data);
+                  if (event.type === 'message' && window.lostIds.has(event.message.id)) return;
+                } catch {
+                  // not an event this test looks at
+                }
+                listener(frame);
+              }, options);
+            };
+            const send = window.fetch;
+            window.fetch = function (path, init) {
+              if (init?.method === 'POST' && /\\/read$/.test(String(path))) {
+                const shown = [...document.querySelectorAll("[data-testid='message']")]
+                    .map((node) => Number(node.dataset.messageId));
+                window.acks.push({ upTo: JSON.parse(init.body).upTo, shown });
+              }
+              return send.call(this, path, init);
+            };
+            """;
+
+    private Server server;
+    private ApiClient api;
+    private ChromeDriver browser;
+
+    @BeforeEach
+    void start() {
+        browser = Chromium.start();
+        browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", LOSE_MESSAGES_AND_RECORD_ACKS));
+        server = Server.start(AppConfig.defaults(), ServerConfig.defaults().withPort(0), InstantSource.system());
+        api = ApiClient.onPort(server.port());
+    }
+
+    @AfterEach
+    void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void a_message_shown_past_a_hole_is_acknowledged_only_once_a_pull_has_filled_the_hole() {
+        String alice = api.signIn(ApiClient.randomUser("alice"));
+        String bob = ApiClient.randomUser("bob");
+        String chat = "gap-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(api.postJson("/api/chats", alice, Map.of("members", List.of(bob), "message", "one", "chatId", chat))
+                .status()).isEqualTo(201);
+
+        browser.get("http://127.0.0.1:" + server.port() + "/#chat=" + chat);
+        browser.findElement(testId("signin-name")).sendKeys(bob);
+        browser.findElement(testId("signin-button")).click();
+        waitFor(driver -> "live".equals(driver.findElement(testId("connection-state")).getDomAttribute("data-state")));
+        waitFor(driver -> shownIds(driver).equals(List.of(1L)) && highestAck(driver) == 1);
+
+        browser.executeScript("[2, 3, 4].forEach((id) => window.lostIds.add(id))");
+        for (String text : List.of("two", "three", "four", "five")) {
+            assertThat(api.postJson("/api/chats/" + chat + "/messages", alice, Map.of("message", text)).status())
+                    .isEqualTo(201);
+        }
+
+        waitFor(driver -> highestAck(driver) == 5);
+        assertThat(shownIds(browser)).containsExactly(1L, 2L, 3L, 4L, 5L);
+        for (Map<String, Object> ack : acks(browser)) {
+            long upTo = ((Number) ack.get("upTo")).longValue();
+            assertThat(((List<?>) ack.get("shown")).stream().map(id -> ((Number) id).longValue()).toList())
+                    .as("on screen when acknowledging up to %d", upTo)
+                    .containsAll(LongStream.rangeClosed(1, upTo).boxed().toList());
+        }
+        assertThat(api.get("/api/pending", api.signIn(bob)).json().get("chats").get(0).get("unread").asInt()).isZero();
+    }
+
+    /** The run starts at what is read already, and passes over what the server no longer holds. */
+    @Test
+    void the_run_shown_starts_at_the_cursor_passes_what_the_server_dropped_and_stops_at_a_hole() {
+        browser.get("http://127.0.0.1:" + server.port() + "/");
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> runs = (Map<String, Object>) browser.executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                import('/state.js').then(({ ChatState }) => {
+                  const message = (id) => ({ id, ts: '2026-11-21T10:00:00Z', sender: 'alice', message: 'm' + id });
+                  const run = ({ cursor, firstAvailable, held }) => {
+                    const state = new ChatState('reader-' + Math.random().toString(36).slice(2));
+                    state.setChats([{ chatId: 'c', members: ['alice'], open: false, cursor, lastId: 9 }]);
+                    if (firstAvailable) state.noteFirstAvailable('c', firstAvailable);
+                    state.addMessages('c', held.map(message));
+                    const answer = { upTo: state.needsAck('c'), hole: state.hasHole('c') };
+                    state.close();
+                    return answer;
+                  };
+                  done({
+                    fromTheCursor: run({ cursor: 5, held: [6, 7, 9] }),
+                    pastWhatWasDropped: run({ cursor: 0, firstAvailable: 5, held: [5, 6] }),
+                    nothingAfterAHole: run({ cursor: 0, held: [5, 6] }),
+                    unbroken: run({ cursor: 2, held: [1, 2, 3, 4, 5, 6, 7, 8, 9] }),
+                  });
+                });
+                """);
+
+        assertThat(runs.get("fromTheCursor")).isEqualTo(Map.of("upTo", 7L, "hole", true));
+        assertThat(runs.get("pastWhatWasDropped")).isEqualTo(Map.of("upTo", 6L, "hole", false));
+        assertThat(runs.get("nothingAfterAHole")).isEqualTo(Map.of("upTo", 0L, "hole", true));
+        assertThat(runs.get("unbroken")).isEqualTo(Map.of("upTo", 9L, "hole", false));
+    }
+
+    private static List<Long> shownIds(ChromeDriver driver) {
+        return driver.findElements(testId("message")).stream()
+                .map(node -> Long.parseLong(node.getDomAttribute("data-message-id"))).toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> acks(ChromeDriver driver) {
+        return (List<Map<String, Object>>) driver.executeScript("return window.acks");
+    }
+
+    private static long highestAck(ChromeDriver driver) {
+        return acks(driver).stream().mapToLong(ack -> ((Number) ack.get("upTo")).longValue()).max().orElse(0);
+    }
+
+    private void waitFor(java.util.function.Function<ChromeDriver, Boolean> condition) {
+        new WebDriverWait(browser, PATIENCE).until(driver -> condition.apply((ChromeDriver) driver));
+    }
+
+    private static By testId(String id) {
+        return By.cssSelector("[data-testid='" + id + "']");
+    }
+}
