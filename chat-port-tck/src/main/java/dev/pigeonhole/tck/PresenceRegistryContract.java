@@ -128,6 +128,20 @@ public abstract class PresenceRegistryContract {
     }
 
     @Test
+    void count_since_counts_the_users_seen_since_listing_none() {
+        Instant later = T0.plusSeconds(3_600);
+        UserId before = randomUser();
+        UserId exactly = randomUser();
+        UserId after = randomUser();
+        presence.touch(before, later.minusMillis(1));
+        presence.touch(exactly, later);
+        presence.touch(after, later.plusMillis(1));
+        presence.touch(after, later.plusMillis(2));
+
+        assertThat(presence.countSince(later)).isEqualTo(presence.seenSince(later).size()).isEqualTo(2);
+    }
+
+    @Test
     void prune_removes_and_returns_exactly_the_users_seen_before_the_instant() {
         UserId stale = randomUser();
         UserId exactly = randomUser();

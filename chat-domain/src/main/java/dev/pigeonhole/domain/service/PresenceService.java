@@ -76,7 +76,7 @@ public final class PresenceService implements TouchPresence, ListOnlineUsers, Pr
 
     @Override
     public int onlineCount() {
-        return registry.seenSince(clock.instant().minus(window)).size();
+        return Math.toIntExact(registry.countSince(clock.instant().minus(window)));
     }
 
     private Set<UserId> onlineAround(UserId asker, Duration within) {

@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A real registry that counts the reads of everyone online, the call a scrape of /metrics could cost. */
+/** A real registry that counts the questions about everyone online, the calls a scrape of /metrics could cost. */
 final class CountingPresenceRegistry implements PresenceRegistry {
 
     private final PresenceRegistry real;
@@ -31,6 +31,12 @@ final class CountingPresenceRegistry implements PresenceRegistry {
     public Set<UserId> seenSince(Instant since) {
         everyoneOnlineReads.incrementAndGet();
         return real.seenSince(since);
+    }
+
+    @Override
+    public long countSince(Instant since) {
+        everyoneOnlineReads.incrementAndGet();
+        return real.countSince(since);
     }
 
     @Override

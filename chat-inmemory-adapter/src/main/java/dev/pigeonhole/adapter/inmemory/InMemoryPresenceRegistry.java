@@ -68,6 +68,12 @@ public final class InMemoryPresenceRegistry implements PresenceRegistry {
         return Set.copyOf(users);
     }
 
+    /** Counted through the users themselves, since a reader may briefly meet one twice. */
+    @Override
+    public long countSince(Instant since) {
+        return seenSince(since).size();
+    }
+
     @Override
     public Set<UserId> seenSince(Instant since, Set<UserId> among) {
         Instant from = since.truncatedTo(ChronoUnit.MILLIS);

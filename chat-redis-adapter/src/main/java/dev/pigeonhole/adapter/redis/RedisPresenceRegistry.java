@@ -42,6 +42,13 @@ public final class RedisPresenceRegistry implements PresenceRegistry {
         return Set.copyOf(seen);
     }
 
+    @Override
+    public long countSince(Instant since) {
+        ScriptCall call = new ScriptCall(Scripts.PRESENCE_COUNT, List.of(keys.presence()),
+                List.of(Long.toString(since.toEpochMilli())));
+        return Reply.of(redis.run(call), Scripts.PRESENCE_COUNT).number(0);
+    }
+
     /** One script per thousand users asked about, all in one pipelined round trip. */
     @Override
     public Set<UserId> seenSince(Instant since, Set<UserId> among) {

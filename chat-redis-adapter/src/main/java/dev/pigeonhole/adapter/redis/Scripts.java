@@ -18,6 +18,7 @@ final class Scripts {
     static final LuaScript QUOTA_TAKE = LuaScript.load("quota_take", "bucket");
     static final LuaScript PRESENCE_TOUCH = LuaScript.load("presence_touch");
     static final LuaScript PRESENCE_SINCE = LuaScript.load("presence_since");
+    static final LuaScript PRESENCE_COUNT = LuaScript.load("presence_count");
     static final LuaScript PRESENCE_AMONG = LuaScript.load("presence_among");
     static final LuaScript PRESENCE_PRUNE = LuaScript.load("presence_prune");
     static final LuaScript LOCK_ACQUIRE = LuaScript.load("lock_acquire");

@@ -26,6 +26,12 @@ public interface PresenceRegistry {
     Set<UserId> seenSince(Instant since);
 
     /**
+     * How many users were last seen at or after {@code since}, without listing them: what a
+     * gauge of users online needs, at a cost that does not grow with them (a {@code ZCOUNT}).
+     */
+    long countSince(Instant since);
+
+    /**
      * Those of {@code among} last seen at or after {@code since}: work in proportion to
      * {@code among}, however many others are online, so asking about one's own people stays cheap
      * while strangers come and go by the thousand.
