@@ -59,6 +59,32 @@ public final class Chat {
     }
 
     /**
+     * A chat as a store kept it ({@link #snapshot}), opened. A store may leave out what the
+     * operation about to run never reads, and then must not write that part back: a send needs
+     * only its sender among the members, a read or pending only its reader, and the chat list
+     * nothing but the members; a send without a key needs no keyed sends, a send without a rate
+     * limit no buckets, and nothing but a send needs either.
+     */
+    public static Chat restore(ChatSnapshot kept, Limits limits) {
+        Chat chat = new Chat(kept.id(), limits);
+        chat.opened = true;
+        chat.deleted = kept.deleted();
+        chat.access = kept.access();
+        chat.lastId = kept.lastId();
+        chat.firstAvailableId = kept.firstAvailableId();
+        kept.members().forEach(chat.members::restore);
+        kept.keyedSends().forEach(chat.keyedSends::restore);
+        kept.sendBuckets().forEach(chat.sendBuckets::refillAt);
+        return chat;
+    }
+
+    /** Everything this chat holds, as values, for a store that writes back only what changed. */
+    public ChatSnapshot snapshot() {
+        return new ChatSnapshot(id, access, lastId, firstAvailableId, deleted, members.snapshot(),
+                keyedSends.snapshot(), sendBuckets.snapshot());
+    }
+
+    /**
      * Opens the chat with the creator and {@code others}, every one of them joining at 0, so they
      * read it from its first message, which the creator sends in the same step: no one ever sees
      * the chat without it.

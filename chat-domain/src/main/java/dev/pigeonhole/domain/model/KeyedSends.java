@@ -66,8 +66,18 @@ final class KeyedSends {
         }
     }
 
-    int count() {
-        return bySoonestClose.size();
+    /** Every remembered send by scoped key, as values. */
+    Map<String, RememberedSend> snapshot() {
+        Map<String, RememberedSend> all = new HashMap<>();
+        windowByKey.forEach((scopedKey, window) -> all.put(scopedKey, bySoonestClose.get(window)));
+        return all;
+    }
+
+    /** Puts a remembered send back as a store kept it. */
+    void restore(String scopedKey, RememberedSend send) {
+        Window window = new Window(send.sentAt().plus(IdempotencyKey.WINDOW).toEpochMilli(), scopedKey);
+        bySoonestClose.put(window, send);
+        windowByKey.put(scopedKey, window);
     }
 
     private void forget(Window window) {

@@ -79,6 +79,20 @@ final class Members {
         return Set.copyOf(cursorByMember.keySet());
     }
 
+    /** Each member's cursor and join point, as values. */
+    Map<UserId, ChatSnapshot.Member> snapshot() {
+        Map<UserId, ChatSnapshot.Member> all = new HashMap<>();
+        cursorByMember.forEach((member, cursor) ->
+                all.put(member, new ChatSnapshot.Member(cursor, joinPointByMember.get(member))));
+        return all;
+    }
+
+    /** Puts a member back as a store kept it. */
+    void restore(UserId member, ChatSnapshot.Member state) {
+        joinPointByMember.put(member, state.joinPoint());
+        moveCursor(member, state.cursor());
+    }
+
     private void uncount(long cursor) {
         membersAtCursor.computeIfPresent(cursor, (at, count) -> count == 1 ? null : count - 1);
     }

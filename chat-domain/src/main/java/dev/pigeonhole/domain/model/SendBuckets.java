@@ -29,6 +29,10 @@ final class SendBuckets {
         sendersByFullAt.computeIfAbsent(fullAtMillis, at -> new TreeSet<>()).add(sender);
     }
 
+    Map<UserId, Long> snapshot() {
+        return new HashMap<>(fullAtBySender);
+    }
+
     /** Forgets every bucket full again by {@code nowMillis}. */
     void forgetFull(long nowMillis) {
         var full = sendersByFullAt.headMap(nowMillis, true);

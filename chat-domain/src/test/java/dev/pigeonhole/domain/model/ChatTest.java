@@ -580,4 +580,77 @@ class ChatTest {
             assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.pending(CAROL, 10, log));
         }
     }
+
+    @Nested
+    class AtRest {
+
+        @Test
+        void a_chat_restored_from_its_snapshot_answers_every_operation_as_the_original_would() {
+            openWithBob();
+            Instant now = at();
+            RateLimit twoAnHour = RateLimit.parse("2/1h");
+            chat.send(BOB, "keyed", now, Optional.of(IdempotencyKey.of("k")), twoAnHour);
+            chat.join(ALICE, CAROL);
+            chat.acknowledge(BOB, 2);
+
+            Chat restored = Chat.restore(chat.snapshot(), LIMITS);
+
+            assertThat(restored.snapshot()).isEqualTo(chat.snapshot());
+            assertThat(restored.historyFor(CAROL)).as("the join point is kept").isEqualTo(chat.historyFor(CAROL));
+            assertThat(restored.send(BOB, "keyed", now, Optional.of(IdempotencyKey.of("k")), twoAnHour).repeat())
+                    .as("the key is remembered").isTrue();
+            restored.send(BOB, "second", now, Optional.empty(), twoAnHour);
+            assertThatExceptionOfType(RateLimitedException.class).as("the bucket is kept")
+                    .isThrownBy(() -> restored.send(BOB, "third", now, Optional.empty(), twoAnHour));
+            assertThat(restored.summaryFor(BOB).cursor()).as("his own message moved it").isEqualTo(3);
+        }
+
+        @Test
+        void keys_whose_window_closed_and_buckets_full_again_are_forgotten_by_the_next_send_that_asks() {
+            openWithBob();
+            Instant now = at();
+            RateLimit fourASecond = RateLimit.parse("4/1s");
+            chat.send(BOB, "keyed", now, Optional.of(IdempotencyKey.of("k")), fourASecond);
+            chat.send(ALICE, "rated", now, Optional.empty(), fourASecond);
+            assertThat(chat.snapshot().keyedSends()).hasSize(1);
+            assertThat(chat.snapshot().sendBuckets()).containsOnlyKeys(BOB, ALICE);
+
+            chat.send(ALICE, "a second later", now.plusMillis(250), Optional.empty(), fourASecond);
+            assertThat(chat.snapshot().sendBuckets()).as("bob's bucket is full again, alice's is not")
+                    .containsOnlyKeys(ALICE);
+            chat.send(ALICE, "a day later", now.plus(IdempotencyKey.WINDOW), Optional.of(IdempotencyKey.of("k2")),
+                    fourASecond);
+
+            assertThat(chat.snapshot().keyedSends()).as("k's window closed; k2 is new").containsOnlyKeys(
+                    IdempotencyKey.of("k2").scopedTo(ALICE));
+        }
+
+        @Test
+        void a_send_forgets_at_most_a_hundred_closed_keys_so_none_pays_for_a_backlog() {
+            chat = new Chat(LUNCH, Limits.DEFAULTS);
+            chat.open(ALICE, Set.of(), Access.PRIVATE, "hi", at());
+            Instant now = at();
+            for (int k = 0; k < 150; k++) {
+                chat.send(ALICE, "m" + k, now, Optional.of(IdempotencyKey.of("k" + k)));
+            }
+
+            chat.send(ALICE, "much later", now.plus(IdempotencyKey.WINDOW), Optional.of(IdempotencyKey.of("new")));
+
+            assertThat(chat.snapshot().keyedSends()).hasSize(150 - 100 + 1);
+        }
+
+        @Test
+        void a_chat_whose_last_member_left_says_so_at_rest() {
+            openWithBob();
+            chat.leave(ALICE);
+            chat.leave(BOB);
+
+            ChatSnapshot kept = chat.snapshot();
+
+            assertThat(kept.deleted()).isTrue();
+            assertThat(kept.members()).isEmpty();
+            assertThatExceptionOfType(UnknownChatException.class)
+                    .isThrownBy(() -> Chat.restore(kept, LIMITS).join(ALICE, ALICE));
+        }
+    }
 }

@@ -57,6 +57,7 @@ class PendingBudgetTest {
 
     @Test
     void a_budget_holds_at_least_one_message_and_one_byte() {
+        assertThat(new PendingBudget(1, 1).maxMessages()).isEqualTo(1);
         assertThatThrownBy(() -> new PendingBudget(0, 1)).isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> new PendingBudget(1, 0)).isInstanceOf(InvalidInputException.class);
     }

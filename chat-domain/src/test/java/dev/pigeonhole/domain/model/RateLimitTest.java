@@ -63,6 +63,10 @@ class RateLimitTest {
         assertThatThrownBy(() -> RateLimit.parse("5/5 s")).hasMessageContaining("ms, s, m or h");
         assertThatThrownBy(() -> RateLimit.parse("0/5s")).hasMessageContaining("at least 1");
         assertThatThrownBy(() -> RateLimit.parse("2000/1s")).hasMessageContaining("faster than one token");
+        assertThatThrownBy(() -> RateLimit.parse("1001/1s")).hasMessageContaining("faster than one token");
+        assertThat(RateLimit.parse("1000/1s").intervalMillis()).as("one a millisecond is as fast as it goes")
+                .isEqualTo(1);
+        assertThatThrownBy(() -> RateLimit.parse("5/s")).hasMessageContaining("ms, s, m or h");
     }
 
     @Test

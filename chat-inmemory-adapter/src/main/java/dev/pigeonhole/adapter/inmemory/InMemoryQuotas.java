@@ -43,7 +43,7 @@ public final class InMemoryQuotas implements Quotas {
         RateLimit.Take[] outcome = new RateLimit.Take[1];
         fullAt.compute(new Bucket(user, write), (bucket, was) -> {
             outcome[0] = limit.take(was == null ? 0 : was, now);
-            return outcome[0].fullAtMillis() > now ? outcome[0].fullAtMillis() : null;
+            return outcome[0].fullAtMillis();
         });
         if (takes.incrementAndGet() % SWEEP_EVERY == 0) {
             fullAt.values().removeIf(full -> full <= now);
