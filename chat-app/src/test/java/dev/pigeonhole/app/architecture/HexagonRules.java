@@ -130,6 +130,15 @@ public final class HexagonRules {
                     + "carries it");
 
     @ArchTest
+    public static final ArchRule only_the_postgres_adapter_touches_sql = noClasses()
+            .that().resideOutsideOfPackage("..adapter.postgres..")
+            .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.postgresql..",
+                    "com.zaxxer..", "org.flywaydb..")
+            .because("JDBC, the PostgreSQL driver, the connection pool and the migrations are how one store "
+                    + "keeps its data; anywhere else they would tie the domain or another store to PostgreSQL, "
+                    + "and a driver's exception would reach a caller");
+
+    @ArchTest
     public static final ArchRule only_the_jedis_driver_touches_jedis = noClasses()
             .that().resideOutsideOfPackage("..adapter.redis.jedis..")
             .should().dependOnClassesThat().resideInAPackage("redis.clients..")

@@ -72,6 +72,21 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void only_the_postgres_adapter_touches_sql_catches_jdbc_in_another_store() {
+        assertViolation(HexagonRules.only_the_postgres_adapter_touches_sql, "sql", "JdbcBackedStore");
+    }
+
+    @Test
+    void only_the_postgres_adapter_touches_sql_catches_the_pool_in_the_composition_root() {
+        assertViolation(HexagonRules.only_the_postgres_adapter_touches_sql, "sql", "PoolBuildingWiring");
+    }
+
+    @Test
+    void adapters_never_see_each_other_catches_the_postgres_adapter_leaning_on_redis() {
+        assertViolation(HexagonRules.adapters_never_see_each_other, "neighbours", "PostgresLeaningThings");
+    }
+
+    @Test
     void only_the_jedis_driver_touches_jedis_catches_jedis_in_the_algorithm() {
         assertViolation(HexagonRules.only_the_jedis_driver_touches_jedis, "clients", "ScriptsOnJedis");
     }
