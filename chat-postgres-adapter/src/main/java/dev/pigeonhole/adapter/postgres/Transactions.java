@@ -66,6 +66,19 @@ final class Transactions {
         return withRetries(action, false, work);
     }
 
+    /**
+     * Runs {@code work} in a read-only transaction that sees one snapshot of the database
+     * (repeatable read), so that several statements agree with each other without locking
+     * anything: what pending and the chat list need.
+     */
+    <T> T readOnly(String action, Work<T> work) {
+        return inTransaction(action, connection -> {
+            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            connection.setReadOnly(true);
+            return work.run(connection);
+        });
+    }
+
     private <T> T withRetries(String action, boolean transaction, Work<T> work) {
         for (int attempt = 1; ; attempt++) {
             try {

@@ -1,0 +1,270 @@
+package dev.pigeonhole.adapter.postgres;
+
+import dev.pigeonhole.domain.model.Access;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.ChatSnapshot;
+import dev.pigeonhole.domain.model.IdempotencyKey;
+import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.RememberedSend;
+import dev.pigeonhole.domain.model.UserId;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One chat's rows, read into a {@link ChatSnapshot} and written back from one: the classic
+ * repository, and the only class that knows the chat tables. A write compares the snapshot the
+ * aggregate was restored from with the one it ends in, and writes only what changed, a batch per
+ * table: a send changes its chat's row, the sender's cursor and one message, and so writes those.
+ *
+ * <p>Every method runs on the caller's connection, inside the caller's transaction.
+ */
+final class ChatRows {
+
+    /** What of the chat an operation reads besides its row and members. */
+    enum Parts { CHAT_AND_MEMBERS, WITH_KEYED_SENDS, WITH_SEND_BUCKETS, WITH_BOTH }
+
+    private ChatRows() {
+    }
+
+    /**
+     * The chat, its row locked until the transaction ends, with every member or only
+     * {@code onlyMember}; empty if there is no such chat.
+     */
+    static Optional<ChatSnapshot> lock(Connection connection, ChatId chat, Parts parts, Optional<UserId> onlyMember)
+            throws SQLException {
+        return read(connection, chat, parts, onlyMember, " for update");
+    }
+
+    /** The same without a lock, for a reader inside a snapshot of its own. */
+    static Optional<ChatSnapshot> read(Connection connection, ChatId chat, Optional<UserId> onlyMember)
+            throws SQLException {
+        return read(connection, chat, Parts.CHAT_AND_MEMBERS, onlyMember, "");
+    }
+
+    private static Optional<ChatSnapshot> read(Connection connection, ChatId chat, Parts parts,
+                                               Optional<UserId> onlyMember, String locking) throws SQLException {
+        Access access;
+        long lastId;
+        long firstAvailableId;
+        try (PreparedStatement row = connection.prepareStatement(
+                "select access, last_id, first_available_id from chats where id = ?" + locking)) {
+            row.setString(1, chat.value());
+            try (ResultSet found = row.executeQuery()) {
+                if (!found.next()) {
+                    return Optional.empty();
+                }
+                access = Access.valueOf(found.getString(1));
+                lastId = found.getLong(2);
+                firstAvailableId = found.getLong(3);
+            }
+        }
+        Map<UserId, ChatSnapshot.Member> members = new HashMap<>();
+        String memberSql = "select user_id, cursor_id, join_point from chat_members where chat_id = ?"
+                + (onlyMember.isPresent() ? " and user_id = ?" : "");
+        try (PreparedStatement rows = connection.prepareStatement(memberSql)) {
+            rows.setString(1, chat.value());
+            if (onlyMember.isPresent()) {
+                rows.setString(2, onlyMember.get().value());
+            }
+            try (ResultSet found = rows.executeQuery()) {
+                while (found.next()) {
+                    members.put(UserId.of(found.getString(1)),
+                            new ChatSnapshot.Member(found.getLong(2), found.getLong(3)));
+                }
+            }
+        }
+        Map<String, RememberedSend> keyed = new HashMap<>();
+        if (parts == Parts.WITH_KEYED_SENDS || parts == Parts.WITH_BOTH) {
+            try (PreparedStatement rows = connection.prepareStatement("select scoped_key, message_id,"
+                    + " sent_at_millis, body_digest from keyed_sends where chat_id = ?")) {
+                rows.setString(1, chat.value());
+                try (ResultSet found = rows.executeQuery()) {
+                    while (found.next()) {
+                        keyed.put(found.getString(1), new RememberedSend(found.getLong(2),
+                                Instant.ofEpochMilli(found.getLong(3)), found.getString(4)));
+                    }
+                }
+            }
+        }
+        Map<UserId, Long> buckets = new HashMap<>();
+        if (parts == Parts.WITH_SEND_BUCKETS || parts == Parts.WITH_BOTH) {
+            try (PreparedStatement rows = connection.prepareStatement(
+                    "select sender, full_at_millis from send_buckets where chat_id = ?")) {
+                rows.setString(1, chat.value());
+                try (ResultSet found = rows.executeQuery()) {
+                    while (found.next()) {
+                        buckets.put(UserId.of(found.getString(1)), found.getLong(2));
+                    }
+                }
+            }
+        }
+        return Optional.of(new ChatSnapshot(chat, access, lastId, firstAvailableId, false, members, keyed, buckets));
+    }
+
+    /** A new chat's row; false if the id is taken. */
+    static boolean insert(Connection connection, ChatSnapshot chat) throws SQLException {
+        try (PreparedStatement row = connection.prepareStatement("insert into chats (id, access, last_id,"
+                + " first_available_id) values (?, ?, ?, ?) on conflict (id) do nothing")) {
+            row.setString(1, chat.id().value());
+            row.setString(2, chat.access().name());
+            row.setLong(3, chat.lastId());
+            row.setLong(4, chat.firstAvailableId());
+            return row.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Writes what changed from {@code before} to {@code after}, with the messages the operation
+     * stored; the chat's row is in place already (locked, or just inserted).
+     */
+    static void write(Connection connection, ChatSnapshot before, ChatSnapshot after, List<Message> stored)
+            throws SQLException {
+        String chat = after.id().value();
+        if (after.deleted()) {
+            try (PreparedStatement gone = connection.prepareStatement("delete from chats where id = ?")) {
+                gone.setString(1, chat);
+                gone.executeUpdate();
+            }
+            return;
+        }
+        if (after.lastId() != before.lastId() || after.firstAvailableId() != before.firstAvailableId()
+                || after.access() != before.access()) {
+            try (PreparedStatement row = connection.prepareStatement(
+                    "update chats set access = ?, last_id = ?, first_available_id = ? where id = ?")) {
+                row.setString(1, after.access().name());
+                row.setLong(2, after.lastId());
+                row.setLong(3, after.firstAvailableId());
+                row.setString(4, chat);
+                row.executeUpdate();
+            }
+        }
+        writeMembers(connection, chat, before.members(), after.members());
+        writeKeyedSends(connection, chat, before.keyedSends(), after.keyedSends());
+        writeBuckets(connection, chat, before.sendBuckets(), after.sendBuckets());
+        if (!stored.isEmpty()) {
+            try (PreparedStatement rows = connection.prepareStatement("insert into chat_messages (chat_id, id,"
+                    + " sent_at_millis, sender, body) values (?, ?, ?, ?, ?)")) {
+                for (Message message : stored) {
+                    rows.setString(1, chat);
+                    rows.setLong(2, message.id());
+                    rows.setLong(3, message.sentAt().toEpochMilli());
+                    rows.setString(4, message.sender().value());
+                    rows.setString(5, message.body());
+                    rows.addBatch();
+                }
+                rows.executeBatch();
+            }
+        }
+        if (after.firstAvailableId() > before.firstAvailableId()) {
+            try (PreparedStatement dropped = connection.prepareStatement(
+                    "delete from chat_messages where chat_id = ? and id < ?")) {
+                dropped.setString(1, chat);
+                dropped.setLong(2, after.firstAvailableId());
+                dropped.executeUpdate();
+            }
+        }
+    }
+
+    private static void writeMembers(Connection connection, String chat, Map<UserId, ChatSnapshot.Member> before,
+                                     Map<UserId, ChatSnapshot.Member> after) throws SQLException {
+        Changes<UserId, ChatSnapshot.Member> changes = Changes.between(before, after);
+        if (!changes.put().isEmpty()) {
+            try (PreparedStatement rows = connection.prepareStatement("insert into chat_members (chat_id, user_id,"
+                    + " cursor_id, join_point) values (?, ?, ?, ?) on conflict (chat_id, user_id) do update"
+                    + " set cursor_id = excluded.cursor_id, join_point = excluded.join_point")) {
+                for (var member : changes.put().entrySet()) {
+                    rows.setString(1, chat);
+                    rows.setString(2, member.getKey().value());
+                    rows.setLong(3, member.getValue().cursor());
+                    rows.setLong(4, member.getValue().joinPoint());
+                    rows.addBatch();
+                }
+                rows.executeBatch();
+            }
+        }
+        deleteAll(connection, "delete from chat_members where chat_id = ? and user_id = any (?)", chat,
+                changes.removed().stream().map(UserId::value).toList());
+    }
+
+    private static void writeKeyedSends(Connection connection, String chat, Map<String, RememberedSend> before,
+                                        Map<String, RememberedSend> after) throws SQLException {
+        Changes<String, RememberedSend> changes = Changes.between(before, after);
+        if (!changes.put().isEmpty()) {
+            try (PreparedStatement rows = connection.prepareStatement("insert into keyed_sends (chat_id, scoped_key,"
+                    + " message_id, sent_at_millis, body_digest, closes_at_millis) values (?, ?, ?, ?, ?, ?)"
+                    + " on conflict (chat_id, scoped_key) do update set message_id = excluded.message_id,"
+                    + " sent_at_millis = excluded.sent_at_millis, body_digest = excluded.body_digest,"
+                    + " closes_at_millis = excluded.closes_at_millis")) {
+                for (var kept : changes.put().entrySet()) {
+                    RememberedSend send = kept.getValue();
+                    rows.setString(1, chat);
+                    rows.setString(2, kept.getKey());
+                    rows.setLong(3, send.id());
+                    rows.setLong(4, send.sentAt().toEpochMilli());
+                    rows.setString(5, send.bodyDigest());
+                    rows.setLong(6, send.sentAt().plus(IdempotencyKey.WINDOW).toEpochMilli());
+                    rows.addBatch();
+                }
+                rows.executeBatch();
+            }
+        }
+        deleteAll(connection, "delete from keyed_sends where chat_id = ? and scoped_key = any (?)", chat,
+                changes.removed());
+    }
+
+    private static void writeBuckets(Connection connection, String chat, Map<UserId, Long> before,
+                                     Map<UserId, Long> after) throws SQLException {
+        Changes<UserId, Long> changes = Changes.between(before, after);
+        if (!changes.put().isEmpty()) {
+            try (PreparedStatement rows = connection.prepareStatement("insert into send_buckets (chat_id, sender,"
+                    + " full_at_millis) values (?, ?, ?) on conflict (chat_id, sender) do update"
+                    + " set full_at_millis = excluded.full_at_millis")) {
+                for (var bucket : changes.put().entrySet()) {
+                    rows.setString(1, chat);
+                    rows.setString(2, bucket.getKey().value());
+                    rows.setLong(3, bucket.getValue());
+                    rows.addBatch();
+                }
+                rows.executeBatch();
+            }
+        }
+        deleteAll(connection, "delete from send_buckets where chat_id = ? and sender = any (?)", chat,
+                changes.removed().stream().map(UserId::value).toList());
+    }
+
+    private static void deleteAll(Connection connection, String sql, String chat, List<String> keys)
+            throws SQLException {
+        if (keys.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement rows = connection.prepareStatement(sql)) {
+            rows.setString(1, chat);
+            rows.setArray(2, connection.createArrayOf("text", keys.toArray()));
+            rows.executeUpdate();
+        }
+    }
+
+    /** What to write of one map: entries added or changed, and keys gone. */
+    private record Changes<K, V>(Map<K, V> put, List<K> removed) {
+
+        static <K, V> Changes<K, V> between(Map<K, V> before, Map<K, V> after) {
+            Map<K, V> put = new HashMap<>();
+            after.forEach((key, value) -> {
+                if (!Objects.equals(before.get(key), value)) {
+                    put.put(key, value);
+                }
+            });
+            List<K> removed = before.keySet().stream().filter(key -> !after.containsKey(key)).toList();
+            return new Changes<>(put, removed);
+        }
+    }
+}
