@@ -52,6 +52,10 @@ final class ChatRows {
 
     private static Optional<ChatSnapshot> read(Connection connection, ChatId chat, Parts parts,
                                                Optional<UserId> onlyMember, String locking) throws SQLException {
+        // The row first, on its own: a statement that waited for the lock sees the row as the
+        // holder left it, but anything else it joined as it was before the wait (READ COMMITTED
+        // re-checks only the locked row). So the members are read by a statement of their own,
+        // after the lock, which sees what the last holder committed.
         Access access;
         long lastId;
         long firstAvailableId;

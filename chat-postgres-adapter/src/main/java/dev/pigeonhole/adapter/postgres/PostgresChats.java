@@ -62,7 +62,12 @@ public final class PostgresChats implements Chats {
 
     /** @param announcer publishes a message's event inside the transaction that stores it */
     public PostgresChats(PostgresStore store, Limits limits, Announcer announcer) {
-        this.transactions = store.transactions();
+        this(store.transactions(), limits, announcer);
+    }
+
+    /** On transactions of the caller's own, for a test that counts the statements they run. */
+    PostgresChats(Transactions transactions, Limits limits, Announcer announcer) {
+        this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.announcer = Objects.requireNonNull(announcer, "announcer");
     }
