@@ -26,6 +26,7 @@ public final class PostgresStore implements AutoCloseable {
     private final PostgresSettings settings;
     private final HikariDataSource pool;
     private final Transactions transactions;
+    private final Notices notices;
 
     /**
      * Opens the pool and, unless told not to, migrates the schema.
@@ -44,6 +45,7 @@ public final class PostgresStore implements AutoCloseable {
             throw e;
         }
         this.transactions = new Transactions(pool, settings.endpoint());
+        this.notices = new Notices(new ChannelNames(settings.schema()));
     }
 
     public PostgresSettings settings() {
@@ -52,6 +54,11 @@ public final class PostgresStore implements AutoCloseable {
 
     Transactions transactions() {
         return transactions;
+    }
+
+    /** How every port announces live events: inside its own transaction, delivered on commit. */
+    Notices notices() {
+        return notices;
     }
 
     /**
