@@ -50,9 +50,9 @@ import java.util.Set;
  */
 public final class PostgresChats implements Chats {
 
-    /** Publishes an event on a channel inside the caller's transaction. */
+    /** Publishes an event on a channel inside the caller's transaction ({@link Notices}). */
     @FunctionalInterface
-    public interface Announcer {
+    interface Announcer {
         void announce(Connection connection, Channel channel, LiveEvent event) throws SQLException;
     }
 
@@ -60,12 +60,15 @@ public final class PostgresChats implements Chats {
     private final Limits limits;
     private final Announcer announcer;
 
-    /** @param announcer publishes a message's event inside the transaction that stores it */
-    public PostgresChats(PostgresStore store, Limits limits, Announcer announcer) {
-        this(store.transactions(), limits, announcer);
+    public PostgresChats(PostgresStore store, Limits limits) {
+        this(store.transactions(), limits, store.notices()::announce);
     }
 
-    /** On transactions of the caller's own, for a test that counts the statements they run. */
+    /**
+     * On transactions of the caller's own, for a test that counts the statements they run.
+     *
+     * @param announcer publishes a message's event inside the transaction that stores it
+     */
     PostgresChats(Transactions transactions, Limits limits, Announcer announcer) {
         this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.limits = Objects.requireNonNull(limits, "limits");

@@ -42,7 +42,7 @@ class PostgresOutageTest {
         try (PostgresServers.OwnPostgres own = PostgresServers.ownServer();
              PostgresStore store = new PostgresStore(own.server().newSettings()
                      .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2)))) {
-            PostgresChats chats = new PostgresChats(store, Limits.DEFAULTS, (connection, channel, event) -> { });
+            PostgresChats chats = new PostgresChats(store, Limits.DEFAULTS);
             UserId alice = UserId.of("alice");
             ChatId chat = ChatId.of("outage");
             chats.open(chat, alice, Set.of(), "before", Instant.now());
