@@ -41,6 +41,10 @@ import java.util.concurrent.TimeoutException;
  * and waits until the database has confirmed it. Should the connection be lost, the thread opens
  * a new one with growing pauses, listens to everything again, and only then tells the receiver
  * (and the callers that were waiting) that it is back.
+ *
+ * <p>It stays one class past the usual length on purpose: what it listens to, its connection and
+ * the changes waiting for a reconnect are read and written by the listening thread alone, and
+ * keeping them in one place is what makes that visible.
  */
 final class PostgresListener implements Channels.Connection {
 
