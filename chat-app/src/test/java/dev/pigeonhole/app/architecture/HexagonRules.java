@@ -130,6 +130,14 @@ public final class HexagonRules {
                     + "carries it");
 
     @ArchTest
+    public static final ArchRule postgres_adapters_are_named_for_their_technology = classes()
+            .that().resideInAPackage("..adapter.postgres..")
+            .and().implement(resideInAPackage("..domain.port.out.."))
+            .should().haveSimpleNameStartingWith("Postgres")
+            .because("an adapter is named <Tech><Port>: PostgresChats is the Chats port on PostgreSQL, found "
+                    + "next to RedisChats and InMemoryChats");
+
+    @ArchTest
     public static final ArchRule only_the_postgres_adapter_touches_sql = noClasses()
             .that().resideOutsideOfPackage("..adapter.postgres..")
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.postgresql..",

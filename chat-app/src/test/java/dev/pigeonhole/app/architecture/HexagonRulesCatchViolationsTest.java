@@ -72,6 +72,11 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void postgres_adapters_are_named_for_their_technology_catches_a_nameless_adapter() {
+        assertViolation(HexagonRules.postgres_adapters_are_named_for_their_technology, "naming", "SqlThings");
+    }
+
+    @Test
     void only_the_postgres_adapter_touches_sql_catches_jdbc_in_another_store() {
         assertViolation(HexagonRules.only_the_postgres_adapter_touches_sql, "sql", "JdbcBackedStore");
     }

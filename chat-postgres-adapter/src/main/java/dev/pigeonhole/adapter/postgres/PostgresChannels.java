@@ -40,6 +40,6 @@ public final class PostgresChannels implements Channels {
     @Override
     public Connection connect(Receiver receiver) {
         Objects.requireNonNull(receiver, "receiver");
-        return new ListeningConnection(store, receiver, applicationName(store.settings())).start();
+        return new PostgresListener(store, receiver, applicationName(store.settings())).start();
     }
 }

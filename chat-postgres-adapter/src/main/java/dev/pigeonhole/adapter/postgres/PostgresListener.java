@@ -41,10 +41,14 @@ import java.util.concurrent.TimeoutException;
  * and waits until the database has confirmed it. Should the connection be lost, the thread opens
  * a new one with growing pauses, listens to everything again, and only then tells the receiver
  * (and the callers that were waiting) that it is back.
+ *
+ * <p>It stays one class past the usual length on purpose: what it listens to, its connection and
+ * the changes waiting for a reconnect are read and written by the listening thread alone, and
+ * keeping them in one place is what makes that visible.
  */
-final class ListeningConnection implements Channels.Connection {
+final class PostgresListener implements Channels.Connection {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ListeningConnection.class);
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresListener.class);
 
     /** How long one wait for notifications lasts; a wake-up ends it early. */
     private static final int WAIT_MILLIS = 1_000;
@@ -71,7 +75,7 @@ final class ListeningConnection implements Channels.Connection {
     private volatile boolean closed;
     private Thread thread;
 
-    ListeningConnection(PostgresStore store, Channels.Receiver receiver, String applicationName) {
+    PostgresListener(PostgresStore store, Channels.Receiver receiver, String applicationName) {
         this.store = store;
         this.names = store.notices().names();
         this.receiver = receiver;
@@ -82,7 +86,7 @@ final class ListeningConnection implements Channels.Connection {
     }
 
     /** Connects (failing typed if it cannot) and starts the listening thread. */
-    ListeningConnection start() {
+    PostgresListener start() {
         try {
             connection = open();
         } catch (SQLException e) {
