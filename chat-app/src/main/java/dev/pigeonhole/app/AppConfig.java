@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.port.in.ListOnlineUsers;
 import dev.pigeonhole.domain.service.LiveCatchUps;
@@ -8,6 +9,7 @@ import dev.pigeonhole.domain.service.SubscriptionMultiplexer;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything the composition root needs to know, already validated. Defaults are the values
@@ -17,12 +19,16 @@ import java.util.Objects;
  *                     fewer than the pool's connections, which ordinary requests need too
  */
 public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow, int liveQueueCapacity,
-                        RedisConfig redis, int liveCatchUps) {
+                        RedisConfig redis, int liveCatchUps, Optional<PostgresSettings> postgres) {
 
     public AppConfig {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(postgres, "postgres");
+        if (store == StoreKind.POSTGRES && postgres.isEmpty()) {
+            throw new IllegalArgumentException("the PostgreSQL store needs a JDBC URL and a user");
+        }
         presenceWindow = new ListOnlineUsers.Query(presenceWindow).within();
         if (liveQueueCapacity < 1) {
             throw new IllegalArgumentException("liveQueueCapacity must be at least 1, not " + liveQueueCapacity);
@@ -34,27 +40,42 @@ public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow,
             throw new IllegalArgumentException("live catch-ups (" + liveCatchUps + ") must stay below the Redis pool size ("
                     + redis.poolSize() + "), or a storm of reconnects leaves no connection for requests");
         }
+        if (store == StoreKind.POSTGRES && liveCatchUps >= postgres.get().poolSize()) {
+            throw new IllegalArgumentException("live catch-ups (" + liveCatchUps + ") must stay below the PostgreSQL"
+                    + " pool size (" + postgres.get().poolSize() + "), or a storm of reconnects leaves no connection"
+                    + " for requests");
+        }
     }
 
     public static AppConfig defaults() {
         return new AppConfig(StoreKind.MEMORY, Limits.DEFAULTS, PresenceService.DEFAULT_WINDOW,
-                SubscriptionMultiplexer.DEFAULT_QUEUE_CAPACITY, RedisConfig.defaults(), LiveCatchUps.DEFAULT_CONCURRENT);
+                SubscriptionMultiplexer.DEFAULT_QUEUE_CAPACITY, RedisConfig.defaults(), LiveCatchUps.DEFAULT_CONCURRENT,
+                Optional.empty());
     }
 
     /** Redis as the store, reached and laid out as {@code value} says. */
     public AppConfig withRedis(RedisConfig value) {
-        return new AppConfig(StoreKind.REDIS, limits, presenceWindow, liveQueueCapacity, value, liveCatchUps);
+        return new AppConfig(StoreKind.REDIS, limits, presenceWindow, liveQueueCapacity, value, liveCatchUps, postgres);
+    }
+
+    /**
+     * PostgreSQL as the store, reached as {@code value} says. Its pool is smaller than Redis's, so
+     * the live catch-ups allowed at once stay below it.
+     */
+    public AppConfig withPostgres(PostgresSettings value) {
+        return new AppConfig(StoreKind.POSTGRES, limits, presenceWindow, liveQueueCapacity, redis,
+                Math.min(liveCatchUps, Math.max(1, value.poolSize() / 2)), Optional.of(value));
     }
 
     public AppConfig withLimits(Limits value) {
-        return new AppConfig(store, value, presenceWindow, liveQueueCapacity, redis, liveCatchUps);
+        return new AppConfig(store, value, presenceWindow, liveQueueCapacity, redis, liveCatchUps, postgres);
     }
 
     public AppConfig withPresenceWindow(Duration value) {
-        return new AppConfig(store, limits, value, liveQueueCapacity, redis, liveCatchUps);
+        return new AppConfig(store, limits, value, liveQueueCapacity, redis, liveCatchUps, postgres);
     }
 
     public AppConfig withLiveCatchUps(int value) {
-        return new AppConfig(store, limits, presenceWindow, liveQueueCapacity, redis, value);
+        return new AppConfig(store, limits, presenceWindow, liveQueueCapacity, redis, value, postgres);
     }
 }

@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
@@ -9,10 +10,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** The command line. Its own output goes to standard out; that is what a command line is for. */
@@ -74,8 +79,32 @@ public final class Main implements Runnable {
     static final class StoreOptions {
 
         @Option(names = "--store", defaultValue = "${env:PIGEONHOLE_STORE:-memory}",
-                description = "memory or redis (env PIGEONHOLE_STORE; default: ${DEFAULT-VALUE})")
+                description = "memory, redis or postgres (env PIGEONHOLE_STORE; default: ${DEFAULT-VALUE})")
         StoreKind store;
+
+        @Option(names = "--postgres-url", defaultValue = "${env:PIGEONHOLE_POSTGRES_URL:-jdbc:postgresql://127.0.0.1:5432/pigeonhole}",
+                description = "the PostgreSQL database, as a JDBC URL (env PIGEONHOLE_POSTGRES_URL; "
+                        + "default: ${DEFAULT-VALUE})")
+        String postgresUrl;
+
+        @Option(names = "--postgres-user", defaultValue = "${env:PIGEONHOLE_POSTGRES_USER:-pigeonhole}",
+                description = "the PostgreSQL user (env PIGEONHOLE_POSTGRES_USER; default: ${DEFAULT-VALUE})")
+        String postgresUser;
+
+        @Option(names = "--postgres-password-file", defaultValue = "${env:PIGEONHOLE_POSTGRES_PASSWORD_FILE}",
+                description = "a file holding the PostgreSQL password; or set PIGEONHOLE_POSTGRES_PASSWORD. "
+                        + "Never given on the command line, where others could read it, and never printed")
+        Path postgresPasswordFile;
+
+        @Option(names = "--postgres-schema", defaultValue = "${env:PIGEONHOLE_POSTGRES_SCHEMA:-pigeonhole}",
+                description = "the schema Pigeonhole keeps its tables in, migrated at start (env "
+                        + "PIGEONHOLE_POSTGRES_SCHEMA; default: ${DEFAULT-VALUE})")
+        String postgresSchema;
+
+        @Option(names = "--postgres-pool-size", defaultValue = "${env:PIGEONHOLE_POSTGRES_POOL_SIZE:-16}",
+                description = "connections in the PostgreSQL pool (env PIGEONHOLE_POSTGRES_POOL_SIZE; "
+                        + "default: ${DEFAULT-VALUE})")
+        int postgresPoolSize;
 
         @Option(names = "--redis-client", defaultValue = "${env:PIGEONHOLE_REDIS_CLIENT:-lettuce}",
                 description = "jedis or lettuce (env PIGEONHOLE_REDIS_CLIENT; default: ${DEFAULT-VALUE})")
@@ -108,6 +137,10 @@ public final class Main implements Runnable {
             if (store == StoreKind.MEMORY) {
                 return defaults;
             }
+            if (store == StoreKind.POSTGRES) {
+                return defaults.withPostgres(PostgresSettings.of(postgresUrl, postgresUser, postgresPassword())
+                        .withSchema(postgresSchema).withPoolSize(postgresPoolSize));
+            }
             RedisSettings.Endpoint endpoint = cluster == null || cluster.isBlank()
                     ? RedisSettings.Endpoint.single(url)
                     : RedisSettings.Endpoint.cluster(cluster);
@@ -119,10 +152,26 @@ public final class Main implements Runnable {
                     .withPoolSize(poolSize));
         }
 
+        /** From the file if one is named, else the environment; empty for a database that asks none. */
+        private String postgresPassword() {
+            if (postgresPasswordFile != null) {
+                try {
+                    return Files.readString(postgresPasswordFile).strip();
+                } catch (IOException e) {
+                    throw new IllegalArgumentException("cannot read the PostgreSQL password file "
+                            + postgresPasswordFile + ": " + e.getMessage());
+                }
+            }
+            return Optional.ofNullable(System.getenv("PIGEONHOLE_POSTGRES_PASSWORD")).orElse("");
+        }
+
         String describe() {
-            return store == StoreKind.MEMORY ? "memory"
-                    : "redis (" + client.name().toLowerCase() + ", " + layout.name().toLowerCase() + " keys"
-                    + (prefix.isEmpty() ? "" : ", prefix " + prefix) + ")";
+            return switch (store) {
+                case MEMORY -> "memory";
+                case REDIS -> "redis (" + client.name().toLowerCase() + ", " + layout.name().toLowerCase() + " keys"
+                        + (prefix.isEmpty() ? "" : ", prefix " + prefix) + ")";
+                case POSTGRES -> "postgres (schema " + postgresSchema + ")";
+            };
         }
     }
 

@@ -1,6 +1,13 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
+import dev.pigeonhole.adapter.postgres.PostgresChannels;
+import dev.pigeonhole.adapter.postgres.PostgresChatLock;
+import dev.pigeonhole.adapter.postgres.PostgresChats;
+import dev.pigeonhole.adapter.postgres.PostgresMailboxes;
+import dev.pigeonhole.adapter.postgres.PostgresPresenceRegistry;
+import dev.pigeonhole.adapter.postgres.PostgresQuotas;
+import dev.pigeonhole.adapter.postgres.PostgresStore;
 import dev.pigeonhole.adapter.redis.KeyLayout;
 import dev.pigeonhole.adapter.redis.PublishMode;
 import dev.pigeonhole.adapter.redis.RedisChannels;
@@ -77,6 +84,7 @@ public final class Pigeonhole implements AutoCloseable {
         DrivenPorts ports = switch (config.store()) {
             case MEMORY -> inMemory(config, clock);
             case REDIS -> redis(config, clock);
+            case POSTGRES -> postgres(config);
         };
         return new Pigeonhole(ports, config, clock);
     }
@@ -123,6 +131,34 @@ public final class Pigeonhole implements AutoCloseable {
                 driver::ping,
                 users -> sweep.sweep(users).map(repair -> repair.relisted() + repair.dropped()).orElse(0),
                 driver);
+    }
+
+    /**
+     * PostgreSQL: one pool and one listening connection for every port, the schema migrated when
+     * the store opens. The database's own clock rules leases and quotas; chats are the domain's
+     * aggregate applied in a transaction, so nothing here differs from memory but where it lives.
+     */
+    private static DrivenPorts postgres(AppConfig config) {
+        PostgresStore store = new PostgresStore(config.postgres().orElseThrow());
+        return new DrivenPorts(
+                new PostgresChats(store, config.limits()),
+                new PostgresMailboxes(store, config.limits()),
+                new PostgresPresenceRegistry(store),
+                new PostgresChatLock(store),
+                new PostgresChannels(store),
+                new PostgresQuotas(store),
+                () -> answers(store),
+                DrivenPorts.IndexSweep.NOTHING_TO_MEND,
+                store);
+    }
+
+    private static boolean answers(PostgresStore store) {
+        try {
+            store.ping();
+            return true;
+        } catch (StoreUnavailableException e) {
+            return false;
+        }
     }
 
     public CreateChat createChat() {

@@ -143,6 +143,8 @@ public final class Server implements AutoCloseable {
             case MEMORY -> "memory";
             case REDIS -> "redis (" + config.redis().client().name().toLowerCase() + ", "
                     + config.redis().layout().name().toLowerCase() + " keys, " + config.redis().endpoint() + ")";
+            case POSTGRES -> "postgres (" + config.postgres().orElseThrow().endpoint() + ", schema "
+                    + config.postgres().orElseThrow().schema() + ")";
         };
     }
 
@@ -151,6 +153,7 @@ public final class Server implements AutoCloseable {
             case MEMORY -> "memory";
             case REDIS -> "redis (" + config.redis().client().name().toLowerCase() + ", "
                     + config.redis().layout().name().toLowerCase() + " keys)";
+            case POSTGRES -> "postgres";
         };
     }
 

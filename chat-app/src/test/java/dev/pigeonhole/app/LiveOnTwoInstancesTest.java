@@ -2,6 +2,8 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
+import dev.pigeonhole.adapter.postgres.PostgresSettings;
+import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import java.util.List;
@@ -15,21 +17,22 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two instances on one Redis, as behind a load balancer: a message sent through either reaches
+ * Two instances on one store, as behind a load balancer: a message sent through either reaches
  * the sockets of both, since each instance hears the chat's channel, not its own HTTP requests.
- * One instance talks to Redis through Jedis, the other through Lettuce.
+ * On Redis one instance talks to it through Jedis, the other through Lettuce; on PostgreSQL both
+ * share one schema and hear each other through LISTEN/NOTIFY.
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(LiveOnTwoInstancesTest.Topology.class)
 class LiveOnTwoInstancesTest {
 
     enum Topology {
-        SINGLE_NODE, CLUSTER
+        SINGLE_NODE, CLUSTER, POSTGRES
     }
 
     private final Topology topology;
-    private Server throughJedis;
-    private Server throughLettuce;
+    private Server one;
+    private Server other;
 
     LiveOnTwoInstancesTest(Topology topology) {
         this.topology = topology;
@@ -37,55 +40,61 @@ class LiveOnTwoInstancesTest {
 
     @BeforeEach
     void start() {
+        String secret = LiveServers.newSecret();
+        if (topology == Topology.POSTGRES) {
+            PostgresSettings schema = PostgresServers.local().newSettings();
+            one = LiveServers.start(AppConfig.defaults().withPostgres(schema), secret);
+            other = LiveServers.start(AppConfig.defaults().withPostgres(schema.withMigrate(false)), secret);
+            return;
+        }
         RedisTarget redis = topology == Topology.CLUSTER ? RedisServers.cluster() : RedisServers.single();
         String prefix = redis.newPrefix();
-        String secret = LiveServers.newSecret();
-        throughJedis = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisConfig.Client.JEDIS), secret);
-        throughLettuce = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisConfig.Client.LETTUCE), secret);
+        one = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisConfig.Client.JEDIS), secret);
+        other = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisConfig.Client.LETTUCE), secret);
     }
 
     @AfterEach
     void stop() {
         try {
-            if (throughJedis != null) {
-                throughJedis.close();
+            if (one != null) {
+                one.close();
             }
         } finally {
-            if (throughLettuce != null) {
-                throughLettuce.close();
+            if (other != null) {
+                other.close();
             }
         }
     }
 
     @Test
     void a_message_sent_through_one_instance_is_pushed_to_sockets_on_both_once() throws Exception {
-        ApiClient jedisApi = ApiClient.onPort(throughJedis.port());
-        ApiClient lettuceApi = ApiClient.onPort(throughLettuce.port());
+        ApiClient oneApi = ApiClient.onPort(one.port());
+        ApiClient otherApi = ApiClient.onPort(other.port());
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
         String carol = ApiClient.randomUser("carol");
-        String aliceToken = jedisApi.signIn(alice);
-        ApiClient.Response created = jedisApi.postJson("/api/chats", aliceToken, Map.of("members", List.of(bob, carol), "message", "hello"));
+        String aliceToken = oneApi.signIn(alice);
+        ApiClient.Response created = oneApi.postJson("/api/chats", aliceToken, Map.of("members", List.of(bob, carol), "message", "hello"));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String chat = created.json().get("chatId").stringValue();
 
-        try (LiveClient bobOnJedis = LiveClient.socket(throughJedis.port(), jedisApi.signIn(bob));
-             LiveClient carolOnLettuce = LiveClient.socket(throughLettuce.port(), lettuceApi.signIn(carol))) {
+        try (LiveClient bobOnOne = LiveClient.socket(one.port(), oneApi.signIn(bob));
+             LiveClient carolOnOther = LiveClient.socket(other.port(), otherApi.signIn(carol))) {
             // The opening message comes from pending, after each socket's subscriptions are in place.
-            awaitMessage(bobOnJedis, 1);
-            awaitMessage(carolOnLettuce, 1);
+            awaitMessage(bobOnOne, 1);
+            awaitMessage(carolOnOther, 1);
 
-            send(lettuceApi, aliceToken, chat, "through lettuce");
-            awaitMessage(bobOnJedis, 2);
-            awaitMessage(carolOnLettuce, 2);
+            send(otherApi, aliceToken, chat, "through the other");
+            awaitMessage(bobOnOne, 2);
+            awaitMessage(carolOnOther, 2);
 
-            send(jedisApi, aliceToken, chat, "through jedis");
-            awaitMessage(bobOnJedis, 3);
-            awaitMessage(carolOnLettuce, 3);
+            send(oneApi, aliceToken, chat, "through the one");
+            awaitMessage(bobOnOne, 3);
+            awaitMessage(carolOnOther, 3);
 
-            List<String> everything = List.of("1 hello", "2 through lettuce", "3 through jedis");
-            assertThat(bobOnJedis.messages(chat)).as("bob's socket on the Jedis instance").isEqualTo(everything);
-            assertThat(carolOnLettuce.messages(chat)).as("carol's socket on the Lettuce instance").isEqualTo(everything);
+            List<String> everything = List.of("1 hello", "2 through the other", "3 through the one");
+            assertThat(bobOnOne.messages(chat)).as("bob's socket on the one instance").isEqualTo(everything);
+            assertThat(carolOnOther.messages(chat)).as("carol's socket on the other instance").isEqualTo(everything);
         }
     }
 

@@ -47,12 +47,14 @@ class ServerEndToEndTest {
 
     @BeforeEach
     void start() {
-        AppConfig config = AppConfig.defaults();
+        AppConfig config;
         if (store.isRedis()) {
             // This test looks at the keys a deleted chat left, so it keeps the prefix at hand.
             redis = RedisServers.single();
             prefix = redis.newPrefix();
             config = store.onRedis(redis, prefix);
+        } else {
+            config = store.config();
         }
         // Maintenance would prune presence behind the test's back once the clock moves; an hour keeps it out.
         server = Server.start(config, ServerConfig.defaults().withPort(0).withMaintenance(Duration.ofHours(1)), clock);
@@ -344,6 +346,7 @@ class ServerEndToEndTest {
             case MEMORY -> assertThat(named).isEqualTo("memory");
             case REDIS_THROUGH_JEDIS -> assertThat(named).startsWith("redis (jedis");
             case REDIS_THROUGH_LETTUCE -> assertThat(named).startsWith("redis (lettuce");
+            case POSTGRES -> assertThat(named).isEqualTo("postgres");
         }
     }
 

@@ -1,17 +1,20 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 
 /**
- * The stores a whole-server test runs on, one run each: memory, and one Redis node through each
- * client. A Redis run keeps its keys and channels under a prefix of its own, so runs never see
- * each other's data and nothing is flushed.
+ * The stores a whole-server test runs on, one run each: memory, one Redis node through each
+ * client, and PostgreSQL. A Redis run keeps its keys and channels under a prefix of its own, a
+ * PostgreSQL run its tables and channels in a schema of its own, so runs never see each other's
+ * data and nothing is flushed.
  */
 enum StoreUnderTest {
     MEMORY(null),
     REDIS_THROUGH_JEDIS(RedisConfig.Client.JEDIS),
-    REDIS_THROUGH_LETTUCE(RedisConfig.Client.LETTUCE);
+    REDIS_THROUGH_LETTUCE(RedisConfig.Client.LETTUCE),
+    POSTGRES(null);
 
     private final RedisConfig.Client client;
 
@@ -23,8 +26,11 @@ enum StoreUnderTest {
         return client != null;
     }
 
-    /** The configuration of a run, on the shared single Redis node under a fresh prefix. */
+    /** The configuration of a run: on the shared single Redis node under a fresh prefix, or PostgreSQL in a fresh schema. */
     AppConfig config() {
+        if (this == POSTGRES) {
+            return AppConfig.defaults().withPostgres(PostgresServers.local().newSettings());
+        }
         if (!isRedis()) {
             return AppConfig.defaults();
         }
