@@ -1,11 +1,15 @@
 package dev.pigeonhole.adapter.postgres;
 
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
+import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.out.Channels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,7 +34,8 @@ import static org.awaitility.Awaitility.await;
  * PostgreSQL stopped in the middle of a stream of sends, then started again: every call fails as
  * the domain's {@link StoreUnavailableException} and within its timeouts, nothing that was
  * answered is lost, and the ids stay gap-free, since they come from the chat's row under its lock
- * and a send that did not commit took none.
+ * and a send that did not commit took none. A live subscriber is told to resync once its
+ * listening connection is back, and hears what is sent after.
  */
 class PostgresOutageTest {
 
@@ -46,6 +52,22 @@ class PostgresOutageTest {
             UserId alice = UserId.of("alice");
             ChatId chat = ChatId.of("outage");
             chats.open(chat, alice, Set.of(), "before", Instant.now());
+            CountDownLatch resubscribed = new CountDownLatch(1);
+            CountDownLatch heardAfter = new CountDownLatch(1);
+            Channels.Connection live = new PostgresChannels(store).connect(new Channels.Receiver() {
+                @Override
+                public void onEvent(Topic via, Channel channel, LiveEvent event) {
+                    if (event instanceof LiveEvent.MessagePosted posted && posted.message().body().equals("after")) {
+                        heardAfter.countDown();
+                    }
+                }
+
+                @Override
+                public void onResubscribed() {
+                    resubscribed.countDown();
+                }
+            });
+            live.subscribe(Channel.ofChat(chat));
 
             Map<Long, String> answered = new ConcurrentHashMap<>();
             AtomicInteger refusedTyped = new AtomicInteger();
@@ -91,8 +113,11 @@ class PostgresOutageTest {
             assertThat(refusedTyped.get()).isEqualTo(SENDERS);
 
             own.bringBack();
+            assertThat(resubscribed.await(30, TimeUnit.SECONDS)).as("the subscriber is told to resync").isTrue();
             await().atMost(Duration.ofSeconds(30)).ignoreException(StoreUnavailableException.class)
                     .until(() -> chats.send(chat, alice, "after", Instant.now()) != null);
+            assertThat(heardAfter.await(10, TimeUnit.SECONDS)).as("and hears what is sent after").isTrue();
+            live.close();
 
             List<Message> all = chats.messagesAfter(alice, chat, 0, 10_000).messages();
             List<Long> ids = all.stream().map(Message::id).toList();
