@@ -4,6 +4,8 @@ import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.app.AppConfig;
 import dev.pigeonhole.app.RedisConfig;
+import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.RateLimits;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -21,10 +23,12 @@ public enum Backend {
 
     /**
      * A configuration with a key prefix or a schema of its own, so runs never see each other's
-     * data. Each call is a fresh one: a trial that builds its system from it starts empty.
+     * data. Each call is a fresh one: a trial that builds its system from it starts empty. No
+     * rate limits: one user sending as fast as it can is the point, and the store is measured,
+     * not the limiter (the server under load runs without them too).
      */
     public AppConfig config() {
-        AppConfig defaults = AppConfig.defaults();
+        AppConfig defaults = AppConfig.defaults().withLimits(Limits.DEFAULTS.withRates(RateLimits.NONE));
         return switch (this) {
             case IN_MEMORY -> defaults;
             case JEDIS -> defaults.withRedis(redis(RedisConfig.Client.JEDIS, single()));
