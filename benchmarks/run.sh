@@ -296,7 +296,7 @@ if [ $QUICK = 1 ]; then
   JMH_OPTS=(-f 1 -wi 1 -w 300ms -i 1 -r 700ms -bm thrpt -p chats=1,100 -p subscribers=1,1000)
   JMH_LIMIT=600
 else
-  # Sized for a 2-core machine: about 20 minutes for every benchmark in both modes.
+  # Sized for a 2-core machine: about 25 minutes for every benchmark in both modes.
   JMH_OPTS=(-f 1 -wi 2 -w 2s -i 3 -r 3s)
   JMH_LIMIT=21600
 fi
