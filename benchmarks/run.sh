@@ -5,14 +5,16 @@
 #   benchmarks/run.sh --quick    every phase, very short (under 3 minutes on 2 cores): a smoke run
 #   benchmarks/run.sh [--quick] [--skip-build] [-- <extra JMH arguments, e.g. a benchmark regex>]
 #
-# Phases: build benchmarks.jar; start a private redis-server (unless REDIS_URL is set); measure the
+# Phases: build benchmarks.jar; start a private redis-server (unless REDIS_URL is set) and a private
+# PostgreSQL (unless POSTGRES_URL is set; without one the PostgreSQL rows are skipped); measure the
 # send script with redis-benchmark (this machine's physical limit); JMH; the end-to-end load
 # generator against a server per store; the report. A phase that fails is reported and skipped, so
 # the report still comes out, with "not run" where that phase's numbers would be.
 #
 # Environment: REDIS_URL (use that Redis instead of starting one: keys get a prefix of this run's
-# own), JAVA_HOME, JMH_ARGS (appended to JMH's), LOAD_ARGS (appended to the load generator's),
-# JMH_IGNORE_LOCK=1 (run JMH even while another JMH runs on this machine).
+# own), POSTGRES_URL with POSTGRES_USER and POSTGRES_PASSWORD (use that PostgreSQL: each trial and
+# load run gets a bench_* schema of its own), JAVA_HOME, JMH_ARGS (appended to JMH's), LOAD_ARGS
+# (appended to the load generator's), JMH_IGNORE_LOCK=1 (run JMH even while another JMH runs here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -25,7 +27,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --skip-build) BUILD=0 ;;
     --) shift; EXTRA_JMH=("$@"); break ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -44,14 +46,15 @@ failed() { FAILED+=("$1"); say "!! $1 failed; going on without it"; }
 # ---------------------------------------------------------------- processes we own, stopped by PID
 
 REDIS_PID=""
+POSTGRES_PID=""
 SERVER_PID=""
 CHILD_PID=""
 
-stop_pid() { # $1 = PID; asks politely, then insists: a stuck server must not outlive the run
-  local pid=$1 i
+stop_pid() { # $1 = PID, $2 = the polite signal (TERM); then insists: a stuck server must not outlive the run
+  local pid=$1 signal=${2:-TERM} i
   [ -n "$pid" ] || return 0
   kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
+  kill -"$signal" "$pid" 2>/dev/null || true
   for i in $(seq 1 50); do
     kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
     sleep 0.1
@@ -64,6 +67,8 @@ cleanup() {
   stop_pid "$CHILD_PID"; CHILD_PID=""
   stop_pid "$SERVER_PID"; SERVER_PID=""
   stop_pid "$REDIS_PID"; REDIS_PID=""
+  # SIGINT is PostgreSQL's fast shutdown: it ends the sessions instead of waiting for them.
+  stop_pid "$POSTGRES_PID" INT; POSTGRES_PID=""
 }
 trap cleanup EXIT
 trap 'echo; say "interrupted"; exit 130' INT TERM
@@ -125,6 +130,9 @@ if [ "$(java_major "$JAVA_HOME")" -ge 23 ]; then
   export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
 fi
 
+machine_load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+
+say "machine load (1, 5, 15 min): $(machine_load)"
 phase "build (JDK $(java_major "$JAVA_HOME") at $JAVA_HOME)"
 if [ $BUILD = 1 ]; then
   ./mvnw -q -B -DskipTests package -pl benchmarks -am
@@ -157,6 +165,85 @@ fi
 rcli() { redis-cli -u "$REDIS_URL" "$@"; }
 REDIS_VERSION=$(rcli INFO server 2>/dev/null | tr -d '\r' | sed -n 's/^redis_version://p' || true)
 say "Redis version: ${REDIS_VERSION:-unknown}"
+
+# ---------------------------------------------------------------- PostgreSQL
+
+POSTGRES_VERSION=""
+HAVE_POSTGRES=0
+# PostgreSQL refuses to run as root: there both binaries run as the postgres system user (which
+# Debian's package creates). setpriv execs rather than forks, so $! is the server's own PID.
+AS_POSTGRES=()
+[ "$(id -u)" = 0 ] && AS_POSTGRES=(setpriv --reuid=postgres --regid=postgres --clear-groups --)
+
+postgres_program() { # $1 = program: from the PATH, else the newest of /usr/lib/postgresql/<version>/bin
+  local found
+  found=$(command -v "$1" 2>/dev/null) && { echo "$found"; return 0; }
+  found=$(ls -d /usr/lib/postgresql/*/bin/"$1" 2>/dev/null | sort -V | tail -1)
+  [ -n "$found" ] && [ -x "$found" ] && echo "$found"
+}
+
+postgres_ready() { # $1 = port, $2 = PID that must stay alive, $3 = seconds
+  local isready i
+  isready=$(postgres_program pg_isready || true)
+  for i in $(seq 1 $(($3 * 10))); do
+    kill -0 "$2" 2>/dev/null || return 1
+    if [ -n "$isready" ]; then
+      "$isready" -q -h 127.0.0.1 -p "$1" -d postgres -U pigeonhole -t 1 && return 0
+    else
+      port_open "$1" && return 0
+    fi
+    sleep 0.1
+  done
+  return 1
+}
+
+start_postgres() {
+  local initdb postgres dir port attempt log
+  initdb=$(postgres_program initdb) || { say "initdb not found on the PATH nor in /usr/lib/postgresql/*/bin"; return 1; }
+  # The server of the same installation as initdb: a cluster is only readable by its own version.
+  postgres=$(dirname "$initdb")/postgres
+  [ -x "$postgres" ] || { say "no postgres beside $initdb"; return 1; }
+  dir=$OUT/postgres
+  mkdir -p "$dir"
+  if [ ${#AS_POSTGRES[@]} -gt 0 ]; then
+    chown postgres:postgres "$dir" 2>/dev/null \
+      || { say "running as root, PostgreSQL must run as the postgres system user, and $dir cannot be given to it"; return 1; }
+  fi
+  "${AS_POSTGRES[@]}" "$initdb" --pgdata="$dir/data" --auth=trust --username=pigeonhole --encoding=UTF8 --locale=C \
+    --no-sync > "$OUT/initdb.log" 2>&1 || { say "initdb failed (see $OUT/initdb.log)"; return 1; }
+  # Another program may take the free port first: then postgres cannot bind, and another is tried.
+  for attempt in 1 2 3; do
+    port=$(free_port)
+    log=$OUT/postgres.log
+    "${AS_POSTGRES[@]}" "$postgres" -D "$dir/data" -p "$port" -c listen_addresses=127.0.0.1 \
+      -c unix_socket_directories="$dir" -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
+      -c max_connections=200 > "$log" 2>&1 &
+    POSTGRES_PID=$!
+    if postgres_ready "$port" "$POSTGRES_PID" 30; then
+      export POSTGRES_URL="jdbc:postgresql://127.0.0.1:$port/postgres" POSTGRES_USER=pigeonhole
+      POSTGRES_VERSION=$("$postgres" --version | sed 's/^postgres (PostgreSQL) //')
+      say "postgres PID $POSTGRES_PID on $POSTGRES_URL (PostgreSQL $POSTGRES_VERSION)"
+      return 0
+    fi
+    stop_pid "$POSTGRES_PID" INT; POSTGRES_PID=""
+    grep -qE 'could not bind|already in use' "$log" || break
+  done
+  say "postgres did not start (see $log)"
+  return 1
+}
+
+if [ -n "${POSTGRES_URL:-}" ]; then
+  phase "PostgreSQL: using POSTGRES_URL=${POSTGRES_URL%%\?*}"
+  export POSTGRES_USER=${POSTGRES_USER:-pigeonhole}
+  HAVE_POSTGRES=1
+else
+  phase "PostgreSQL: starting a private postgres"
+  if start_postgres; then
+    HAVE_POSTGRES=1
+  else
+    say "no PostgreSQL (set POSTGRES_URL, or install PostgreSQL's server): its rows are skipped"
+  fi
+fi
 
 # ---------------------------------------------------------------- redis-benchmark: the send script alone
 
@@ -209,16 +296,20 @@ if [ $QUICK = 1 ]; then
   JMH_OPTS=(-f 1 -wi 1 -w 300ms -i 1 -r 700ms -bm thrpt -p chats=1,100 -p subscribers=1,1000)
   JMH_LIMIT=600
 else
-  # Sized for a 2-core machine: about 20 minutes for every benchmark in both modes.
+  # Sized for a 2-core machine: about 25 minutes for every benchmark in both modes.
   JMH_OPTS=(-f 1 -wi 2 -w 2s -i 3 -r 3s)
   JMH_LIMIT=21600
 fi
+# Without PostgreSQL its trials would only fail, one by one: run the other backends alone. The
+# option comes before the caller's, so that a backend asked for on the command line still wins.
+[ $HAVE_POSTGRES = 1 ] || JMH_OPTS+=(-p backend=IN_MEMORY,JEDIS,LETTUCE)
 # shellcheck disable=SC2206 # JMH_ARGS is split on purpose: it is a list of arguments
 JMH_OPTS+=(${JMH_ARGS:-} "${EXTRA_JMH[@]}")
 # JMH refuses to start while another JMH holds /tmp/jmh.lock, since two runs skew each other;
 # JMH_IGNORE_LOCK=1 runs anyway, for a machine shared on purpose.
 JMH_JVM=()
 [ "${JMH_IGNORE_LOCK:-0}" = 1 ] && JMH_JVM+=(-Djmh.ignoreLock=true)
+say "machine load (1, 5, 15 min): $(machine_load)"
 say "java -jar benchmarks.jar ${JMH_OPTS[*]} -rf json -prof gc  (REDIS_URL=$REDIS_URL)"
 bounded "$JMH_LIMIT" "$OUT/jmh.log" '^# (Benchmark|Parameters):|^Iteration|^# Run progress|ERROR|Exception' \
   "$JAVA" "${JMH_JVM[@]}" -jar "$JAR" "${JMH_OPTS[@]}" -rf json -rff "$OUT/jmh.json" -prof gc || true
@@ -274,6 +365,16 @@ load_run jedis --store redis --redis-client jedis --redis-url "$REDIS_URL" --key
   || failed "load: jedis"
 load_run lettuce --store redis --redis-client lettuce --redis-url "$REDIS_URL" --key-prefix "${RUN_PREFIX}lettuce:" \
   || failed "load: lettuce"
+if [ $HAVE_POSTGRES = 1 ]; then
+  # A schema of this run's own, which the server migrates at start; the password, if any, as the
+  # server reads it (never on its command line). The live catch-ups must stay below the pool of
+  # 16, and the server's default of 16 does not.
+  PIGEONHOLE_POSTGRES_PASSWORD=${POSTGRES_PASSWORD:-} load_run postgres --store postgres \
+    --postgres-url "$POSTGRES_URL" --postgres-user "$POSTGRES_USER" \
+    --postgres-schema "bench_load_$(printf '%04x%04x' $RANDOM $RANDOM)" --live-catch-ups 8 || failed "load: postgres"
+else
+  say "load: postgres skipped (no PostgreSQL)"
+fi
 
 # ---------------------------------------------------------------- report
 
@@ -292,9 +393,11 @@ fi
 "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.report.ResultsReport \
   --jmh "$OUT/jmh.json" --evalsha-1 "$OUT/evalsha-c1.csv" --evalsha-8 "$OUT/evalsha-c8.csv" "${LOADS[@]}" \
   --out "$REPORT_DIR/RESULTS.md" --charts "$REPORT_DIR/charts" --mode "$MODE" \
-  --duration-seconds $((SECONDS - START)) --redis-version "${REDIS_VERSION:-}" || failed "report"
+  --duration-seconds $((SECONDS - START)) --redis-version "${REDIS_VERSION:-}" \
+  --postgres-version "$POSTGRES_VERSION" || failed "report"
 
 echo
+say "machine load (1, 5, 15 min): $(machine_load)"
 say "done: $MODE run took $(((SECONDS - START) / 60))m $(((SECONDS - START) % 60))s"
 say "wrote ${REPORT_DIR#"$ROOT"/}/RESULTS.md and its charts; raw results in $OUT"
 if [ ${#FAILED[@]} -gt 0 ]; then

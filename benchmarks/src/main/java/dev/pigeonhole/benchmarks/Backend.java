@@ -1,33 +1,47 @@
 package dev.pigeonhole.benchmarks;
 
+import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.app.AppConfig;
 import dev.pigeonhole.app.RedisConfig;
+import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.RateLimits;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * What a benchmark runs against, built through the composition root exactly as the server
  * builds it. Redis comes from {@code REDIS_URL} (a single node) or {@code REDIS_CLUSTER_NODES}
- * (host:port,...); {@code benchmarks/run.sh} starts its own and sets them.
+ * (host:port,...); PostgreSQL from {@code POSTGRES_URL} (a JDBC URL), {@code POSTGRES_USER}
+ * (default {@value #DEFAULT_POSTGRES_USER}) and {@code POSTGRES_PASSWORD} (default none).
+ * {@code benchmarks/run.sh} starts its own Redis and PostgreSQL and sets them.
  */
 public enum Backend {
-    IN_MEMORY, JEDIS, LETTUCE, JEDIS_CLUSTER, LETTUCE_CLUSTER;
+    IN_MEMORY, JEDIS, LETTUCE, JEDIS_CLUSTER, LETTUCE_CLUSTER, POSTGRES;
 
-    /** A configuration with a key prefix of its own, so runs never see each other's data. */
+    static final String DEFAULT_POSTGRES_USER = "pigeonhole";
+
+    /**
+     * A configuration with a key prefix or a schema of its own, so runs never see each other's
+     * data. Each call is a fresh one: a trial that builds its system from it starts empty. No
+     * rate limits: one user sending as fast as it can is the point, and the store is measured,
+     * not the limiter (the server under load runs without them too).
+     */
     public AppConfig config() {
-        AppConfig defaults = AppConfig.defaults();
+        AppConfig defaults = AppConfig.defaults().withLimits(Limits.DEFAULTS.withRates(RateLimits.NONE));
         return switch (this) {
             case IN_MEMORY -> defaults;
             case JEDIS -> defaults.withRedis(redis(RedisConfig.Client.JEDIS, single()));
             case LETTUCE -> defaults.withRedis(redis(RedisConfig.Client.LETTUCE, single()));
             case JEDIS_CLUSTER -> defaults.withRedis(redis(RedisConfig.Client.JEDIS, cluster()));
             case LETTUCE_CLUSTER -> defaults.withRedis(redis(RedisConfig.Client.LETTUCE, cluster()));
+            case POSTGRES -> defaults.withPostgres(postgres());
         };
     }
 
     private static RedisConfig redis(RedisConfig.Client client, RedisSettings.Endpoint endpoint) {
         return RedisConfig.defaults().withClient(client).withEndpoint(endpoint)
-                .withKeyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 8) + ":");
+                .withKeyPrefix("bench-" + runId() + ":");
     }
 
     private static RedisSettings.Endpoint single() {
@@ -38,11 +52,24 @@ public enum Backend {
         return RedisSettings.Endpoint.cluster(required("REDIS_CLUSTER_NODES"));
     }
 
+    /** A schema no earlier trial used, which the store creates and migrates when it starts. */
+    private static PostgresSettings postgres() {
+        String user = optional("POSTGRES_USER").orElse(DEFAULT_POSTGRES_USER);
+        String password = optional("POSTGRES_PASSWORD").orElse("");
+        return PostgresSettings.of(required("POSTGRES_URL"), user, password).withSchema("bench_" + runId());
+    }
+
+    /** Eight hex digits: lower case, so it also fits an unquoted PostgreSQL identifier. */
+    private static String runId() {
+        return UUID.randomUUID().toString().substring(0, 8);
+    }
+
     static String required(String variable) {
-        String value = System.getenv(variable);
-        if (value == null || value.isBlank()) {
-            throw new IllegalStateException(variable + " is not set: benchmarks/run.sh starts a Redis and sets it");
-        }
-        return value;
+        return optional(variable).orElseThrow(() -> new IllegalStateException(variable
+                + " is not set: benchmarks/run.sh starts a Redis and a PostgreSQL and sets it"));
+    }
+
+    private static Optional<String> optional(String variable) {
+        return Optional.ofNullable(System.getenv(variable)).filter(value -> !value.isBlank());
     }
 }

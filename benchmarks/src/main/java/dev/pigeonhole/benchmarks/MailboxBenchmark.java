@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.Threads;
 @Threads(1)
 public class MailboxBenchmark {
 
-    @Param({"IN_MEMORY", "JEDIS", "LETTUCE"})
+    @Param({"IN_MEMORY", "JEDIS", "LETTUCE", "POSTGRES"})
     public Backend backend;
 
     private Pigeonhole system;

@@ -45,7 +45,7 @@ import org.openjdk.jmh.annotations.Threads;
 @Threads(1)
 public class PendingBenchmark {
 
-    @Param({"IN_MEMORY", "JEDIS", "LETTUCE"})
+    @Param({"IN_MEMORY", "JEDIS", "LETTUCE", "POSTGRES"})
     public Backend backend;
 
     @Param({"1", "10", "100"})

@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Threads;
 @Threads(1)
 public class PresenceBenchmark {
 
-    @Param({"IN_MEMORY", "JEDIS", "LETTUCE"})
+    @Param({"IN_MEMORY", "JEDIS", "LETTUCE", "POSTGRES"})
     public Backend backend;
 
     private Pigeonhole system;

@@ -2,6 +2,7 @@ package dev.pigeonhole.benchmarks.report;
 
 import static dev.pigeonhole.benchmarks.Backend.JEDIS;
 import static dev.pigeonhole.benchmarks.Backend.LETTUCE;
+import static dev.pigeonhole.benchmarks.report.RunResults.DURABLE;
 import static dev.pigeonhole.benchmarks.report.RunResults.ON_REDIS;
 import static dev.pigeonhole.benchmarks.report.RunResults.SINGLE_NODE;
 
@@ -79,7 +80,7 @@ final class Charts {
     private Optional<byte[]> sendThroughput() throws IOException {
         List<String> x = List.of("1 thread / client", "8 threads / clients");
         Map<String, List<Double>> series = new LinkedHashMap<>();
-        for (Backend backend : ON_REDIS) {
+        for (Backend backend : DURABLE) {
             series.put(Formats.name(backend), List.of(orZero(run.send(backend, 1)), orZero(run.send(backend, 8))));
         }
         series.put("Lettuce, virtual threads", List.of(0.0, orZero(run.lettuceVirtual())));

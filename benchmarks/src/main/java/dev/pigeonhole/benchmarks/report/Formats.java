@@ -21,6 +21,7 @@ final class Formats {
             case IN_MEMORY -> "In-memory";
             case JEDIS -> "Jedis";
             case LETTUCE -> "Lettuce";
+            case POSTGRES -> "PostgreSQL";
             case JEDIS_CLUSTER, LETTUCE_CLUSTER -> backend.name();
         };
     }
@@ -31,6 +32,7 @@ final class Formats {
             case IN_MEMORY -> "memory";
             case JEDIS -> "jedis";
             case LETTUCE -> "lettuce";
+            case POSTGRES -> "postgres";
             // run.sh drives no load against a cluster; were it to, these would be its labels.
             case JEDIS_CLUSTER, LETTUCE_CLUSTER -> backend.name().toLowerCase(Locale.ROOT);
         };

@@ -58,6 +58,7 @@ final class ResultsPage {
         targets();
         send();
         pending();
+        mailboxAndPresence();
         load();
         allThroughput();
         allLatency();
@@ -136,8 +137,10 @@ final class ResultsPage {
     private void pending() {
         md.append("## Pending and acknowledge against the book's fetch\n\n");
         chartLink(charts.pending(), "Pending K=1/10/100, ours against the book's fetch (log scale)");
-        md.append("| K | Pigeonhole, in-memory | Pigeonhole, Jedis | Pigeonhole, Lettuce | Book fetch (Jedis) | Book fetch (Lettuce) |\n")
-                .append("|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| K");
+        SINGLE_NODE.forEach(backend -> md.append(" | Pigeonhole, ").append(Formats.name(backend)));
+        ON_REDIS.forEach(backend -> md.append(" | Book fetch (").append(Formats.name(backend)).append(')'));
+        md.append(" |\n|---:").append("|---:".repeat(SINGLE_NODE.size() + ON_REDIS.size())).append("|\n");
         for (int k : List.of(1, 10, 100)) {
             md.append("| ").append(k);
             for (Backend backend : SINGLE_NODE) {
@@ -149,6 +152,24 @@ final class ResultsPage {
             md.append(" |\n");
         }
         md.append("\nThroughput in operations per second.\n\n");
+    }
+
+    /** The other hot paths, one column per backend: they have no baseline, only each other. */
+    private void mailboxAndPresence() {
+        md.append("## Mailbox and presence\n\n| What");
+        SINGLE_NODE.forEach(backend -> md.append(" | ").append(Formats.name(backend)));
+        md.append(" |\n|---").append("|---:".repeat(SINGLE_NODE.size())).append("|\n");
+        otherRow("Direct message delivered, read and acknowledged", "MailboxBenchmark");
+        otherRow("Presence heartbeat", "PresenceBenchmark");
+        md.append("\nThroughput in operations per second.\n\n");
+    }
+
+    private void otherRow(String what, String className) {
+        md.append("| ").append(what);
+        for (Backend backend : SINGLE_NODE) {
+            md.append(" | ").append(run.of(className, backend).map(Formats::scoreText).orElse(NOT_RUN));
+        }
+        md.append(" |\n");
     }
 
     private void load() {

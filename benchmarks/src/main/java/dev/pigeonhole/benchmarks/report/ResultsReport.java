@@ -22,7 +22,7 @@ import java.util.OptionalDouble;
  *   --jmh jmh.json --evalsha-1 evalsha-c1.csv --evalsha-8 evalsha-c8.csv \
  *   --load load-memory.json --load load-jedis.json ... \
  *   --out benchmarks/RESULTS.md --charts benchmarks/charts --mode quick --duration-seconds 170 \
- *   [--redis-version 7.0.15 | --redis-url redis://127.0.0.1:6379]
+ *   [--redis-version 7.0.15 | --redis-url redis://127.0.0.1:6379] [--postgres-version 15.14]
  * </pre>
  */
 public final class ResultsReport {
@@ -30,7 +30,7 @@ public final class ResultsReport {
     /** The command line, checked. */
     record Options(Optional<Path> jmh, Optional<Path> evalsha1, Optional<Path> evalsha8, List<Path> loads,
                    Path out, Path charts, String mode, OptionalDouble durationSeconds, Optional<String> redisVersion,
-                   Optional<String> redisUrl) {
+                   Optional<String> redisUrl, Optional<String> postgresVersion) {
     }
 
     private ResultsReport() {
@@ -46,7 +46,7 @@ public final class ResultsReport {
             System.err.println("ResultsReport: " + e.getMessage());
             System.err.println("usage: ResultsReport [--jmh F] [--evalsha-1 F] [--evalsha-8 F] [--load F]... "
                     + "[--out RESULTS.md] [--charts DIR] [--mode quick|full] [--duration-seconds S] "
-                    + "[--redis-version V | --redis-url redis://host:port]");
+                    + "[--redis-version V | --redis-url redis://host:port] [--postgres-version V]");
             System.exit(2);
             return;
         }
@@ -73,6 +73,7 @@ public final class ResultsReport {
         OptionalDouble duration = OptionalDouble.empty();
         Optional<String> redisVersion = Optional.empty();
         Optional<String> redisUrl = Optional.empty();
+        Optional<String> postgresVersion = Optional.empty();
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (i + 1 >= args.length) {
@@ -90,6 +91,7 @@ public final class ResultsReport {
                 case "--duration-seconds" -> duration = OptionalDouble.of(Double.parseDouble(value));
                 case "--redis-version" -> redisVersion = Optional.of(value).filter(v -> !v.isBlank());
                 case "--redis-url" -> redisUrl = Optional.of(value).filter(v -> !v.isBlank());
+                case "--postgres-version" -> postgresVersion = Optional.of(value).filter(v -> !v.isBlank());
                 default -> throw new IllegalArgumentException("unknown option " + flag);
             }
         }
@@ -97,6 +99,6 @@ public final class ResultsReport {
         if (charts == null) {
             charts = parent.resolve("charts");
         }
-        return new Options(jmh, e1, e8, loads, out, charts, mode, duration, redisVersion, redisUrl);
+        return new Options(jmh, e1, e8, loads, out, charts, mode, duration, redisVersion, redisUrl, postgresVersion);
     }
 }

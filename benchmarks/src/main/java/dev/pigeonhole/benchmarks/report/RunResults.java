@@ -3,6 +3,7 @@ package dev.pigeonhole.benchmarks.report;
 import static dev.pigeonhole.benchmarks.Backend.IN_MEMORY;
 import static dev.pigeonhole.benchmarks.Backend.JEDIS;
 import static dev.pigeonhole.benchmarks.Backend.LETTUCE;
+import static dev.pigeonhole.benchmarks.Backend.POSTGRES;
 
 import dev.pigeonhole.benchmarks.Backend;
 import java.util.Comparator;
@@ -19,7 +20,9 @@ record RunResults(List<JmhResult> jmh, Optional<RedisBenchmarkResult> evalsha1,
                   Optional<RedisBenchmarkResult> evalsha8, List<LoadRun> loads, List<String> warnings) {
 
     /** The backends the tables and charts show, in their order. */
-    static final List<Backend> SINGLE_NODE = List.of(IN_MEMORY, JEDIS, LETTUCE);
+    static final List<Backend> SINGLE_NODE = List.of(IN_MEMORY, JEDIS, LETTUCE, POSTGRES);
+    /** Those of them that keep the data outside the JVM, which the send chart draws side by side. */
+    static final List<Backend> DURABLE = List.of(JEDIS, LETTUCE, POSTGRES);
     /** Those of them that run on Redis, which the targets compare with redis-benchmark and the book. */
     static final List<Backend> ON_REDIS = List.of(JEDIS, LETTUCE);
 
@@ -30,6 +33,12 @@ record RunResults(List<JmhResult> jmh, Optional<RedisBenchmarkResult> evalsha1,
     /** Our send: the platform-thread methods, one result per backend and thread count. */
     Optional<JmhResult> send(Backend backend, int threads) {
         return find("SendBenchmark", b -> b.isThroughput() && b.threads() == threads && !b.virtual()
+                && b.param("backend").map(backend.name()::equalsIgnoreCase).orElse(false));
+    }
+
+    /** A benchmark with one throughput result per backend and no other parameter (mailbox, presence). */
+    Optional<JmhResult> of(String className, Backend backend) {
+        return find(className, b -> b.isThroughput()
                 && b.param("backend").map(backend.name()::equalsIgnoreCase).orElse(false));
     }
 

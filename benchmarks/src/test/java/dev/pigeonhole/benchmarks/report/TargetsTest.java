@@ -2,6 +2,7 @@ package dev.pigeonhole.benchmarks.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pigeonhole.benchmarks.Backend;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -108,6 +109,27 @@ class TargetsTest {
                 .hasValue(30.0);
         assertThat(targets.get("Lettuce send, virtual threads (sendVirtual64) ÷ redis-benchmark EVALSHA, 8 clients")
                 .verdict()).isEqualTo("not run (baseline missing)");
+    }
+
+    @Test
+    void postgresql_results_stand_beside_the_redis_clients_without_a_target_or_a_place_in_theirs() {
+        RunResults run = run(List.of(
+                        throughput("SendBenchmark", "send", 1, Map.of("backend", "POSTGRES"), 9_000),
+                        throughput("SendBenchmark", "send", 1, Map.of("backend", "JEDIS"), 6_000),
+                        throughput("PendingBenchmark", "pendingAndAcknowledge", 1, Map.of("backend", "POSTGRES", "chats", "100"), 90),
+                        throughput("PendingBenchmark", "pendingAndAcknowledge", 1, Map.of("backend", "JEDIS", "chats", "100"), 60),
+                        throughput("MailboxBenchmark", "deliverReadAndAcknowledge", 1, Map.of("backend", "POSTGRES"), 700),
+                        throughput("BookSendBenchmark", "send", 1, Map.of(), 1_000),
+                        throughput("BookFetchBenchmark", "fetchPendingMessages", 1, Map.of("chats", "100"), 20)),
+                Optional.empty());
+
+        Map<String, Ratio> targets = byName(Targets.of(run));
+
+        assertThat(targets).noneSatisfy((name, ratio) -> assertThat(name).containsIgnoringCase("postgres"));
+        assertThat(targets.get("Jedis send, 1 thread ÷ book send, 1 thread").measured()).hasValue(6.0);
+        assertThat(targets.get("Jedis pending+ack, K=100 ÷ book fetch, K=100").measured()).hasValue(3.0);
+        assertThat(run.of("MailboxBenchmark", Backend.POSTGRES)).map(JmhResult::score).hasValue(700.0);
+        assertThat(run.of("MailboxBenchmark", Backend.JEDIS)).isEmpty();
     }
 
     private static RunResults run(List<JmhResult> jmh, Optional<RedisBenchmarkResult> evalsha1) {
