@@ -367,11 +367,10 @@ load_run lettuce --store redis --redis-client lettuce --redis-url "$REDIS_URL" -
   || failed "load: lettuce"
 if [ $HAVE_POSTGRES = 1 ]; then
   # A schema of this run's own, which the server migrates at start; the password, if any, as the
-  # server reads it (never on its command line). The live catch-ups must stay below the pool of
-  # 16, and the server's default of 16 does not.
+  # server reads it (never on its command line).
   PIGEONHOLE_POSTGRES_PASSWORD=${POSTGRES_PASSWORD:-} load_run postgres --store postgres \
     --postgres-url "$POSTGRES_URL" --postgres-user "$POSTGRES_USER" \
-    --postgres-schema "bench_load_$(printf '%04x%04x' $RANDOM $RANDOM)" --live-catch-ups 8 || failed "load: postgres"
+    --postgres-schema "bench_load_$(printf '%04x%04x' $RANDOM $RANDOM)" || failed "load: postgres"
 else
   say "load: postgres skipped (no PostgreSQL)"
 fi

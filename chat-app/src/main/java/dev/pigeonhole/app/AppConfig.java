@@ -58,13 +58,10 @@ public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow,
         return new AppConfig(StoreKind.REDIS, limits, presenceWindow, liveQueueCapacity, value, liveCatchUps, postgres);
     }
 
-    /**
-     * PostgreSQL as the store, reached as {@code value} says. Its pool is smaller than Redis's, so
-     * the live catch-ups allowed at once stay below it.
-     */
+    /** PostgreSQL as the store, reached as {@code value} says. */
     public AppConfig withPostgres(PostgresSettings value) {
-        return new AppConfig(StoreKind.POSTGRES, limits, presenceWindow, liveQueueCapacity, redis,
-                Math.min(liveCatchUps, Math.max(1, value.poolSize() / 2)), Optional.of(value));
+        return new AppConfig(StoreKind.POSTGRES, limits, presenceWindow, liveQueueCapacity, redis, liveCatchUps,
+                Optional.of(value));
     }
 
     public AppConfig withLimits(Limits value) {

@@ -101,7 +101,7 @@ public final class Main implements Runnable {
                         + "PIGEONHOLE_POSTGRES_SCHEMA; default: ${DEFAULT-VALUE})")
         String postgresSchema;
 
-        @Option(names = "--postgres-pool-size", defaultValue = "${env:PIGEONHOLE_POSTGRES_POOL_SIZE:-16}",
+        @Option(names = "--postgres-pool-size", defaultValue = "${env:PIGEONHOLE_POSTGRES_POOL_SIZE:-32}",
                 description = "connections in the PostgreSQL pool (env PIGEONHOLE_POSTGRES_POOL_SIZE; "
                         + "default: ${DEFAULT-VALUE})")
         int postgresPoolSize;

@@ -43,8 +43,8 @@ class LiveOnTwoInstancesTest {
         String secret = LiveServers.newSecret();
         if (topology == Topology.POSTGRES) {
             PostgresSettings schema = PostgresServers.local().newSettings();
-            one = LiveServers.start(AppConfig.defaults().withPostgres(schema), secret);
-            other = LiveServers.start(AppConfig.defaults().withPostgres(schema.withMigrate(false)), secret);
+            one = LiveServers.start(LiveServers.onPostgres(schema), secret);
+            other = LiveServers.start(LiveServers.onPostgres(schema.withMigrate(false)), secret);
             return;
         }
         RedisTarget redis = topology == Topology.CLUSTER ? RedisServers.cluster() : RedisServers.single();

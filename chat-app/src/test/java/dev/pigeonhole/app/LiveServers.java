@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.domain.model.RateLimits;
 import java.security.SecureRandom;
@@ -31,6 +32,14 @@ final class LiveServers {
      */
     static AppConfig unthrottled(AppConfig config) {
         return config.withLimits(config.limits().withRates(RateLimits.NONE));
+    }
+
+    /**
+     * PostgreSQL as {@code settings} say. The fixture's pools are small, so that the many stores of
+     * a test run fit one server; the catch-ups allowed at once stay below the pool.
+     */
+    static AppConfig onPostgres(PostgresSettings settings) {
+        return AppConfig.defaults().withLiveCatchUps(Math.max(1, settings.poolSize() / 2)).withPostgres(settings);
     }
 
     /** Redis at {@code endpoint} through {@code client}, the tagged layout, keys and channels under {@code prefix}. */

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PostgresWiringTest {
 
     private static AppConfig onPostgres() {
-        return AppConfig.defaults().withPostgres(PostgresServers.local().newSettings());
+        return LiveServers.onPostgres(PostgresServers.local().newSettings());
     }
 
     @Test

@@ -114,6 +114,17 @@ class ServeCommandTest {
         assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: Redis did not answer at").contains(url);
     }
 
+    @Test
+    void a_postgres_that_does_not_answer_is_exit_status_3_with_one_line_and_no_password() {
+        String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/pigeonhole";
+
+        Outcome outcome = serve("--port", "0", "--store", "postgres", "--postgres-url", url);
+
+        assertThat(outcome.status()).as("the default options fit together: %s", outcome.err()).isEqualTo(3);
+        assertOneLineWithoutStackTrace(outcome);
+        assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: PostgreSQL at").contains(url);
+    }
+
     private static void assertOneLineWithoutStackTrace(Outcome outcome) {
         assertThat(outcome.errLines()).as("standard error:%n%s", outcome.err()).hasSize(1);
         assertThat(outcome.err()).doesNotContain("Exception").doesNotContain("\tat ");

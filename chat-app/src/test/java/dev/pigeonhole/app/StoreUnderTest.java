@@ -29,7 +29,7 @@ enum StoreUnderTest {
     /** The configuration of a run: on the shared single Redis node under a fresh prefix, or PostgreSQL in a fresh schema. */
     AppConfig config() {
         if (this == POSTGRES) {
-            return AppConfig.defaults().withPostgres(PostgresServers.local().newSettings());
+            return LiveServers.onPostgres(PostgresServers.local().newSettings());
         }
         if (!isRedis()) {
             return AppConfig.defaults();

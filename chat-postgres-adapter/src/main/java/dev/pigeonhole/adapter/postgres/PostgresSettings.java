@@ -20,7 +20,8 @@ public record PostgresSettings(String url, String user, String password, String 
                                Duration connectTimeout, Duration statementTimeout, boolean migrate) {
 
     public static final String DEFAULT_SCHEMA = "pigeonhole";
-    public static final int DEFAULT_POOL_SIZE = 16;
+    /** Room for the live catch-ups a server allows at once (16) and the requests beside them. */
+    public static final int DEFAULT_POOL_SIZE = 32;
 
     /** An unquoted PostgreSQL identifier, so the schema name needs no quoting anywhere. */
     private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
@@ -49,7 +50,7 @@ public record PostgresSettings(String url, String user, String password, String 
         }
     }
 
-    /** The defaults: schema {@value #DEFAULT_SCHEMA}, 16 connections, 2 s to connect, 5 s a statement, migrations on. */
+    /** The defaults: schema {@value #DEFAULT_SCHEMA}, 32 connections, 2 s to connect, 5 s a statement, migrations on. */
     public static PostgresSettings of(String url, String user, String password) {
         return new PostgresSettings(url, user, password, DEFAULT_SCHEMA, DEFAULT_POOL_SIZE, Duration.ofSeconds(2),
                 Duration.ofSeconds(5), true);

@@ -84,7 +84,7 @@ final class Transactions {
             try {
                 return once(transaction, work);
             } catch (SQLException e) {
-                if (attempt < ATTEMPTS && RETRYABLE.contains(e.getSQLState())) {
+                if (attempt < ATTEMPTS && e.getSQLState() != null && RETRYABLE.contains(e.getSQLState())) {
                     continue;
                 }
                 throw failure(endpoint, action, e);

@@ -44,6 +44,18 @@ class TransactionsTest {
     }
 
     @Test
+    void a_pool_out_of_connections_is_unavailable_though_it_names_no_sqlstate() {
+        try (PostgresStore store = new PostgresStore(PostgresServers.local().newSettings())) {
+            assertThatThrownBy(() -> store.transactions().autocommit("a test", connection -> {
+                throw new java.sql.SQLTransientConnectionException("pool exhausted, request timed out");
+            })).isInstanceOf(dev.pigeonhole.domain.model.StoreUnavailableException.class);
+            assertThatThrownBy(() -> store.transactions().inTransaction("a test", connection -> {
+                throw new SQLException("no state at all");
+            })).isInstanceOf(IllegalStateException.class).hasMessageContaining("no state at all");
+        }
+    }
+
+    @Test
     void a_refusal_thrown_by_the_work_rolls_back_and_goes_on_unchanged() {
         try (PostgresStore store = new PostgresStore(PostgresServers.local().newSettings())) {
             assertThatThrownBy(() -> store.transactions().inTransaction("a test", connection -> {
