@@ -13,6 +13,8 @@ import dev.pigeonhole.domain.port.out.Channels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -35,7 +38,8 @@ import static org.awaitility.Awaitility.await;
  * the domain's {@link StoreUnavailableException} and within its timeouts, nothing that was
  * answered is lost, and the ids stay gap-free, since they come from the chat's row under its lock
  * and a send that did not commit took none. A live subscriber is told to resync once its
- * listening connection is back, and hears what is sent after.
+ * listening connection is back, and hears what is sent after. A database that turns read-only (a
+ * standby, an operator's freeze) is unavailable for writes in the same way.
  */
 class PostgresOutageTest {
 
@@ -129,6 +133,40 @@ class PostgresOutageTest {
             answered.forEach((id, body) -> assertThat(all.get((int) (id - 1)).body())
                     .as("message %d, answered before the stop", id).isEqualTo(body));
             assertThat(all.getLast().body()).isEqualTo("after");
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void a_database_turned_read_only_refuses_every_write_as_unavailable_and_changes_nothing() throws Exception {
+        try (PostgresServers.OwnPostgres own = PostgresServers.ownServer();
+             PostgresStore store = new PostgresStore(own.server().newSettings())) {
+            PostgresChats chats = new PostgresChats(store, Limits.DEFAULTS);
+            UserId alice = UserId.of("alice");
+            ChatId chat = ChatId.of("standby");
+            chats.open(chat, alice, Set.of(), "before", Instant.now());
+
+            // What a standby, or a database an operator froze, answers: every new transaction is read-only.
+            try (Connection admin = own.server().connect("public");
+                 Statement statement = admin.createStatement()) {
+                statement.execute("alter system set default_transaction_read_only = on");
+                statement.execute("select pg_reload_conf()");
+            }
+            // The pool's open connections take the setting at their next transaction, after the reload is read.
+            await().atMost(PATIENCE).until(() -> {
+                try {
+                    chats.send(chat, alice, "while read-only", Instant.now());
+                    return false;
+                } catch (StoreUnavailableException refused) {
+                    return true;
+                }
+            });
+
+            long lastId = chats.messagesAfter(alice, chat, 0, 10).lastId();
+            assertThatThrownBy(() -> chats.send(chat, alice, "again", Instant.now()))
+                    .isInstanceOf(StoreUnavailableException.class).hasMessageNotContaining("SQLSTATE");
+            assertThat(chats.messagesAfter(alice, chat, 0, 10).lastId()).as("reads still work; the refusal stored"
+                    + " nothing").isEqualTo(lastId);
         }
     }
 }
