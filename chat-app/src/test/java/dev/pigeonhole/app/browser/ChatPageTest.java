@@ -2,6 +2,7 @@ package dev.pigeonhole.app.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.app.AppConfig;
@@ -9,10 +10,6 @@ import dev.pigeonhole.app.RedisConfig;
 import dev.pigeonhole.app.Server;
 import dev.pigeonhole.app.ServerConfig;
 import java.io.File;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
@@ -20,8 +17,6 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -252,22 +247,13 @@ class ChatPageTest {
         return ((Number) browser.executeScript(script)).longValue();
     }
 
-    private static String signInOver(Server server, String name) throws Exception {
-        String session = post(server, null, "/api/session", "{\"user\":\"" + name + "\"}");
-        Matcher token = Pattern.compile("\"token\"\\s*:\\s*\"([^\"]+)\"").matcher(session);
-        assertThat(token.find()).as(session).isTrue();
-        return token.group(1);
+    private static String signInOver(Server server, String name) {
+        return ApiClient.onPort(server.port()).signIn(name);
     }
 
-    private static String post(Server server, String token, String path, String json) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        HttpResponse<String> answer = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(answer.statusCode()).as(answer.body()).isBetween(200, 201);
+    private static String post(Server server, String token, String path, String json) {
+        ApiClient.Response answer = ApiClient.onPort(server.port()).post(path, token, json);
+        assertThat(answer.status()).as(answer.body()).isBetween(200, 201);
         return answer.body();
     }
 

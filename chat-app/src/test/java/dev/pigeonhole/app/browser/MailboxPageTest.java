@@ -2,19 +2,14 @@ package dev.pigeonhole.app.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.app.AppConfig;
 import dev.pigeonhole.app.Server;
 import dev.pigeonhole.app.ServerConfig;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,35 +99,20 @@ class MailboxPageTest {
                 .until(driver -> condition.apply((ChromeDriver) driver));
     }
 
-    private String signInOver(String name) throws Exception {
-        String session = post(null, "/api/session", "{\"user\":\"" + name + "\"}");
-        Matcher token = Pattern.compile("\"token\"\\s*:\\s*\"([^\"]+)\"").matcher(session);
-        assertThat(token.find()).as(session).isTrue();
-        return token.group(1);
+    private String signInOver(String name) {
+        return ApiClient.onPort(server.port()).signIn(name);
     }
 
-    private String post(String token, String path, String json) throws Exception {
-        HttpRequest.Builder request = request(token, path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json));
-        HttpResponse<String> answer = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(answer.statusCode()).as(answer.body()).isBetween(200, 201);
+    private String post(String token, String path, String json) {
+        ApiClient.Response answer = ApiClient.onPort(server.port()).post(path, token, json);
+        assertThat(answer.status()).as(answer.body()).isBetween(200, 201);
         return answer.body();
     }
 
     private String get(String token, String path) {
-        try {
-            HttpResponse<String> answer = HttpClient.newHttpClient().send(request(token, path).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-            return answer.body();
-        } catch (Exception e) {
-            throw new AssertionError("GET " + path, e);
-        }
-    }
-
-    private HttpRequest.Builder request(String token, String path) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
-        return token == null ? request : request.header("Authorization", "Bearer " + token);
+        ApiClient.Response answer = ApiClient.onPort(server.port()).get(path, token);
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        return answer.body();
     }
 
     private static By testId(String id) {
