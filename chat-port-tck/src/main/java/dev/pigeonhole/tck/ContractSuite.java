@@ -23,6 +23,14 @@ public abstract class ContractSuite {
     }
 
     @Nested
+    public class BatchAcknowledge extends ChatBatchAcknowledgeContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return ContractSuite.this.newStore(limits);
+        }
+    }
+
+    @Nested
     public class Idempotency extends ChatIdempotencyContract {
         @Override
         protected StoreFixture newStore(Limits limits) {

@@ -2,11 +2,15 @@ package dev.pigeonhole.domain.model;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * One group chat: the aggregate in which every rule of Redis in Action 6.5.2, with its races
@@ -154,14 +158,38 @@ public final class Chat {
      * @throws InvalidInputException if {@code upTo} is above the last id
      */
     public long acknowledge(UserId member, long upTo) {
-        long cursor = checkMember(member);
-        checkUpTo(upTo);
+        long cursor = checkAcknowledge(member, upTo);
         if (upTo <= cursor) {
             return cursor;
         }
         members.moveCursor(member, upTo);
         trimAcknowledged();
         return upTo;
+    }
+
+    /**
+     * Acknowledges in several of a member's chats as one step: every chat is checked as
+     * {@link #acknowledge} checks it, in {@link ChatId} order, before any cursor moves, so one
+     * refusal (the first in that order) changes nothing. The store holds all of them still
+     * meanwhile, as it holds one chat for one acknowledge.
+     *
+     * @param upTo  how far to acknowledge in each chat
+     * @param chats each of those chats as the store holds it, or empty for one it does not hold
+     * @throws UnknownChatException  for a chat that does not exist (or was deleted)
+     * @throws NotAMemberException   for a chat the member is not in
+     * @throws InvalidInputException for an {@code upTo} above its chat's last id
+     */
+    public static void acknowledgeAll(UserId member, SortedMap<ChatId, Long> upTo,
+                                      Function<ChatId, Optional<Chat>> chats) {
+        List<Chat> checked = new ArrayList<>(upTo.size());
+        upTo.forEach((id, up) -> {
+            Chat chat = chats.apply(id).orElseThrow(() -> new UnknownChatException(id));
+            chat.checkAcknowledge(member, up);
+            checked.add(chat);
+        });
+        for (Chat chat : checked) {
+            chat.acknowledge(member, upTo.get(chat.id));
+        }
     }
 
     /**
@@ -304,6 +332,13 @@ public final class Chat {
         if (members.count() >= limits.maxMembers()) {
             throw new ChatFullException(id, limits.maxMembers());
         }
+    }
+
+    /** What an acknowledgement checks before it moves anything: the member's cursor, then upTo. */
+    private long checkAcknowledge(UserId member, long upTo) {
+        long cursor = checkMember(member);
+        checkUpTo(upTo);
+        return cursor;
     }
 
     private void checkUpTo(long upTo) {

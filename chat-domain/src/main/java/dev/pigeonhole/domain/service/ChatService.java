@@ -109,6 +109,11 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     }
 
     @Override
+    public void acknowledge(AcknowledgeMessages.Batch batch) {
+        chats.acknowledge(batch.user(), batch.upTo());
+    }
+
+    @Override
     public MessagePage messagesAfter(ReadMessages.Query query) {
         return chats.messagesAfter(query.reader(), query.chat(), query.after(), query.limit());
     }

@@ -21,11 +21,14 @@ import dev.pigeonhole.domain.port.out.Chats;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.locks.Lock;
@@ -42,8 +45,9 @@ import java.util.function.Function;
  * only under the chat's write lock, together with the membership it mirrors; readers still ask
  * the chat, which is the truth.
  *
- * <p>Lock order: a chat's lock, then the index's per-key update. Nothing takes a chat's lock
- * inside an index update, so the two cannot deadlock.
+ * <p>Lock order: a chat's lock (several chats' in ChatId order, for a batch acknowledge), then
+ * the index's per-key update. Nothing takes a chat's lock inside an index update, so the two
+ * cannot deadlock.
  */
 public final class InMemoryChats implements Chats {
 
@@ -110,6 +114,32 @@ public final class InMemoryChats implements Chats {
             stored.forgetDropped();
             return null;
         });
+    }
+
+    /**
+     * Holds the write lock of every chat named, taken in ChatId order while the aggregate checks
+     * them all and then moves the cursors. Every other operation holds one chat's lock at a time,
+     * and batches all lock in the same order, so none of them can deadlock with another.
+     */
+    @Override
+    public void acknowledge(UserId user, SortedMap<ChatId, Long> upTo) {
+        Map<ChatId, StoredChat> found = new HashMap<>();
+        List<Lock> held = new ArrayList<>(upTo.size());
+        try {
+            for (ChatId chat : upTo.keySet()) {
+                StoredChat stored = chats.get(chat);
+                if (stored != null) {
+                    Lock write = stored.lock.writeLock();
+                    write.lock();
+                    held.add(write);
+                    found.put(chat, stored);
+                }
+            }
+            Chat.acknowledgeAll(user, upTo, chat -> Optional.ofNullable(found.get(chat)).map(stored -> stored.chat));
+            found.values().forEach(StoredChat::forgetDropped);
+        } finally {
+            held.reversed().forEach(Lock::unlock);
+        }
     }
 
     @Override

@@ -42,6 +42,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -311,6 +312,11 @@ class ChatServiceTest {
         @Override
         public void acknowledge(UserId user, ChatId chat, long upTo) {
             store.acknowledge(user, chat, upTo);
+        }
+
+        @Override
+        public void acknowledge(UserId user, SortedMap<ChatId, Long> upTo) {
+            store.acknowledge(user, upTo);
         }
 
         @Override

@@ -26,11 +26,13 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 
 /**
  * Group chats in PostgreSQL, the classic way: each change is one transaction that locks the
@@ -112,6 +114,32 @@ public final class PostgresChats implements Chats {
     public void acknowledge(UserId user, ChatId chat, long upTo) {
         change("acknowledge in " + chat, chat, ChatRows.Parts.CHAT_AND_MEMBERS, Optional.empty(),
                 (connection, restored) -> new Applied<>(restored.acknowledge(user, upTo), List.of()));
+    }
+
+    /**
+     * One transaction that locks every chat's row in ChatId order (so two batches, or a batch and
+     * a single change, always lock in the same order and cannot deadlock), lets the aggregate
+     * check them all and move the cursors, then writes what changed in each.
+     */
+    @Override
+    public void acknowledge(UserId user, SortedMap<ChatId, Long> upTo) {
+        transactions.inTransaction("acknowledge " + upTo.size() + " chats", connection -> {
+            Map<ChatId, ChatSnapshot> before = new HashMap<>();
+            Map<ChatId, Chat> restored = new HashMap<>();
+            for (ChatId chat : upTo.keySet()) {
+                Optional<ChatSnapshot> kept = ChatRows.lock(connection, chat, ChatRows.Parts.CHAT_AND_MEMBERS,
+                        Optional.empty());
+                if (kept.isPresent()) {
+                    before.put(chat, kept.get());
+                    restored.put(chat, Chat.restore(kept.get(), limits));
+                }
+            }
+            Chat.acknowledgeAll(user, upTo, chat -> Optional.ofNullable(restored.get(chat)));
+            for (Map.Entry<ChatId, Chat> chat : restored.entrySet()) {
+                ChatRows.write(connection, before.get(chat.getKey()), chat.getValue().snapshot(), List.of());
+            }
+            return null;
+        });
     }
 
     @Override

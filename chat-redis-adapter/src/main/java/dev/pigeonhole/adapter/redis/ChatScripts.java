@@ -10,6 +10,7 @@ import dev.pigeonhole.domain.model.UserId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.SortedMap;
 
 /**
  * The Java side of the chat scripts ({@code lua/chat.lua} and the scripts that call it): one
@@ -26,8 +27,8 @@ final class ChatScripts {
     }
 
     /** A script that runs one operation of the chat aggregate. */
-    sealed interface ChatScript<A extends Enum<A>> permits Open, Send, Acknowledge, Join, Leave, Read, Summary,
-            Membership {
+    sealed interface ChatScript<A extends Enum<A>> permits Open, Send, AcknowledgeAll, Join, Leave, Read,
+            Summary, Membership {
 
         ScriptCall call(KeyLayout layout);
 
@@ -50,12 +51,13 @@ final class ChatScripts {
 
     private static final Variants OPEN = Variants.changing("chat_open");
     private static final Variants SEND = Variants.changing("chat_send");
-    private static final Variants ACKNOWLEDGE = Variants.changing("chat_acknowledge");
     private static final Variants JOIN = Variants.changing("chat_join");
     private static final Variants LEAVE = Variants.changing("chat_leave");
     private static final Variants READ = Variants.reading("chat_read");
     private static final Variants SUMMARY = Variants.reading("chat_summary");
     private static final Variants MEMBERSHIP = Variants.reading("chat_membership");
+    /** One script for both layouts: it keeps the book's seen:<member> itself when given it. */
+    private static final LuaScript ACKNOWLEDGE_ALL = LuaScript.load("chats_acknowledge", "bucket", "chat");
 
     /**
      * The call of a chat script: the chat's keys, and in the book layout its lock and the
@@ -134,20 +136,41 @@ final class ChatScripts {
         }
     }
 
-    /** chat_acknowledge.lua: answers ACKNOWLEDGED with the cursor, or BEYOND_LAST with the last id. */
-    record Acknowledge(ChatId chat, UserId member, long upTo) implements ChatScript<Acknowledge.Answer> {
+    /**
+     * chats_acknowledge.lua over the chats of {@code upTo}, in its order: answers ACKNOWLEDGED, or
+     * the refusal of the first chat refused, with that chat's position (from 1) first. Only
+     * {@code checkOnly}, it moves nothing.
+     */
+    record AcknowledgeAll(UserId member, SortedMap<ChatId, Long> upTo, boolean checkOnly)
+            implements ChatScript<AcknowledgeAll.Answer> {
 
         enum Answer { ACKNOWLEDGED, NO_CHAT, NOT_MEMBER, BEYOND_LAST }
 
         @Override
         public ScriptCall call(KeyLayout layout) {
-            return ChatScripts.call(layout, ACKNOWLEDGE, chat, List.of(member),
-                    List.of(chat.value(), member.value(), Long.toString(upTo)));
+            List<String> keys = new ArrayList<>(upTo.size() * KeyLayout.ChatKeys.COUNT + 1);
+            List<String> arguments = new ArrayList<>(upTo.size() * 2 + 2);
+            arguments.add(checkOnly ? "CHECK" : "MOVE");
+            arguments.add(member.value());
+            upTo.forEach((chat, up) -> {
+                keys.addAll(layout.chat(chat).all());
+                arguments.add(chat.value());
+                arguments.add(Long.toString(up));
+            });
+            if (layout.indexHoldsCursors()) {
+                keys.add(layout.chatsOf(member));
+            }
+            return new ScriptCall(ACKNOWLEDGE_ALL, keys, arguments);
         }
 
         @Override
         public Class<Answer> answers() {
             return Answer.class;
+        }
+
+        /** The chat a refusal is about: the script names it by its position. */
+        ChatId refused(Reply reply) {
+            return List.copyOf(upTo.keySet()).get(Math.toIntExact(reply.number(0)) - 1);
         }
     }
 

@@ -107,6 +107,9 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
                     String joinPoints, String openToAll, String sendBuckets, String generation,
                     Optional<String> sendLock) {
 
+        /** How many keys {@link #all} holds: chat.lua's CHAT_KEYS, where a script about several chats counts them. */
+        public static final int COUNT = 9;
+
         /** Every key the chat owns, state first: what every chat script takes and the last leave deletes. */
         public List<String> all() {
             return List.of(members, messageIds, messages, sentUnderKey, keyWindows, joinPoints, openToAll,

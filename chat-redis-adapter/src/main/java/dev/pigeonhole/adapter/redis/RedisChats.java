@@ -32,10 +32,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
@@ -56,6 +59,7 @@ import java.util.function.Supplier;
  * {@code buckets} key, taken inside the send script: a send stays one round trip.
  *
  * <p>Round trips: send, acknowledge and read 1; pending and chatsOf 2 whatever the number of
+ * chats; a batch acknowledge 1 on a single node and 2 on a cluster, whatever the number of
  * chats; open, join and leave 2 (1 in the book layout, whose chat scripts keep the index).
  */
 public final class RedisChats implements Chats {
@@ -170,15 +174,49 @@ public final class RedisChats implements Chats {
         return List.copyOf(pending);
     }
 
+    /** The batch's script with one chat, which is one round trip on a cluster too. */
     @Override
     public void acknowledge(UserId user, ChatId chat, long upTo) {
-        Answered<ChatScripts.Acknowledge.Answer> answered = run(new ChatScripts.Acknowledge(chat, user, upTo));
+        acknowledge(user, new TreeMap<>(Map.of(chat, upTo)));
+    }
+
+    /**
+     * On a single node, one script checks every chat and then moves every cursor: one round trip,
+     * atomic whatever K. A cluster runs a script on one slot at a time, so there the batch takes
+     * two pipelined round trips: every chat checked (a script each, nothing moved), then, only
+     * if none refused, every cursor moved. A chat that changes between the two (its member
+     * leaves it) is refused by the second, which then has moved the others: acknowledging is
+     * forward only and the member's own, so that is the same as acknowledging them one by one.
+     */
+    @Override
+    public void acknowledge(UserId user, SortedMap<ChatId, Long> upTo) {
+        if (!redis.isCluster() || upTo.size() == 1) {
+            refuseIfNotAcknowledged(run(new ChatScripts.AcknowledgeAll(user, upTo, false)));
+            return;
+        }
+        List<ChatScripts.AcknowledgeAll> checks = new ArrayList<>(upTo.size());
+        List<ChatScripts.AcknowledgeAll> moves = new ArrayList<>(upTo.size());
+        upTo.forEach((chat, up) -> {
+            checks.add(new ChatScripts.AcknowledgeAll(user, new TreeMap<>(Map.of(chat, up)), true));
+            moves.add(new ChatScripts.AcknowledgeAll(user, new TreeMap<>(Map.of(chat, up)), false));
+        });
+        // In ChatId order, as the scripts were made: the first refusal is the one a single node gives.
+        runAll(checks).forEach(this::refuseIfNotAcknowledged);
+        runAll(moves).forEach(this::refuseIfNotAcknowledged);
+    }
+
+    private void refuseIfNotAcknowledged(Answered<ChatScripts.AcknowledgeAll.Answer> answered) {
+        var batch = (ChatScripts.AcknowledgeAll) answered.script();
+        Reply reply = answered.reply();
         switch (answered.word()) {
             case ACKNOWLEDGED -> {
             }
-            case NO_CHAT -> throw new UnknownChatException(chat);
-            case NOT_MEMBER -> throw new NotAMemberException(user, chat);
-            case BEYOND_LAST -> throw Chat.beyondLastId(chat, upTo, answered.reply().number(0));
+            case NO_CHAT -> throw new UnknownChatException(batch.refused(reply));
+            case NOT_MEMBER -> throw new NotAMemberException(batch.member(), batch.refused(reply));
+            case BEYOND_LAST -> {
+                ChatId chat = batch.refused(reply);
+                throw Chat.beyondLastId(chat, batch.upTo().get(chat), reply.number(1));
+            }
         }
     }
 

@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -29,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the scripts behind them counted by the server itself.
  *
  * <p>Redis in Action's send takes a lock and six round trips; its fetch costs 2K+3 for a user in
- * K chats. Here a send is one, and pending is two whatever K is.
+ * K chats. Here a send is one, pending is two whatever K is, and acknowledging every chat at once
+ * one more on a single node (two on a cluster).
  */
 class RoundTripBudgetTest {
 
@@ -89,6 +92,33 @@ class RoundTripBudgetTest {
                         .allSatisfy(p -> assertThat(p.unread()).isEqualTo(1));
                 // One read of the user's index, then one script per chat in a single pipelined batch.
                 assertThat(cost).as("pending in %d chats", k).isEqualTo(new Cost(2, 1 + k));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, cluster: {1}")
+    @MethodSource("configurations")
+    void a_batch_acknowledge_costs_the_same_whatever_the_number_of_chats(RedisClientKind client, boolean cluster) {
+        open(client, cluster);
+        UserId alice = user();
+        UserId bob = user();
+        SortedMap<ChatId, Long> upTo = new TreeMap<>();
+        for (int k = 1; k <= 100; k++) {
+            ChatId chat = chatWith(alice, bob);
+            store.chats().send(chat, bob, "news " + k, AT);
+            upTo.put(chat, 1L);
+            if (k == 1 || k == 10 || k == 100) {
+                store.chats().acknowledge(alice, upTo); // warm-up at this size
+                upTo.replaceAll((c, up) -> 2L);
+                Cost cost = cost(() -> store.chats().acknowledge(alice, upTo));
+
+                assertThat(store.chats().pending(alice, 10)).as("acknowledged in %d chats", k)
+                        .allSatisfy(p -> assertThat(p.unread()).isZero());
+                // A single node moves every chat in one script. A cluster's script reaches one
+                // slot, so there each chat is checked, then moved: two pipelined round trips.
+                Cost expected = !cluster || k == 1 ? new Cost(1, 1) : new Cost(2, 2L * k);
+                assertThat(cost).as("a batch acknowledge of %d chats", k).isEqualTo(expected);
+                upTo.replaceAll((c, up) -> 1L);
             }
         }
     }

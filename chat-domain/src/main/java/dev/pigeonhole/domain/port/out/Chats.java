@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 
 /**
  * Group chats: where each chat's state and messages are kept. The rules are the domain's
@@ -123,6 +124,18 @@ public interface Chats {
      * @throws InvalidInputException if {@code upTo} is above the chat's last id
      */
     void acknowledge(UserId user, ChatId chat, long upTo);
+
+    /**
+     * {@link Chat#acknowledgeAll}: {@link #acknowledge} in each chat as one atomic step; every
+     * chat is checked, in {@link ChatId} order, before any cursor moves, so the first refusal in
+     * that order is the one thrown and nothing changes.
+     *
+     * @param upTo at least one chat; the caller bounds how many
+     * @throws UnknownChatException  if a chat does not exist
+     * @throws NotAMemberException   if the user is not a member of a chat
+     * @throws InvalidInputException if an {@code upTo} is above its chat's last id
+     */
+    void acknowledge(UserId user, SortedMap<ChatId, Long> upTo);
 
     /**
      * {@link Chat#read}: up to {@code limit} messages with ids above {@code after}, oldest first,

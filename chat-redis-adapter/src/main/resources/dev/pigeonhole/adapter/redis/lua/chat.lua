@@ -12,6 +12,16 @@
 local chat = { members = KEYS[1], ids = KEYS[2], msgs = KEYS[3], sent = KEYS[4], windows = KEYS[5],
                joined = KEYS[6], open = KEYS[7], buckets = KEYS[8], generation = KEYS[9] }
 
+-- A script about several chats takes their nine keys one chat after another, and points the
+-- steps below at the n-th before it works on it.
+local CHAT_KEYS = 9
+local function focus(n)
+  local base = (n - 1) * CHAT_KEYS
+  chat.members, chat.ids, chat.msgs = KEYS[base + 1], KEYS[base + 2], KEYS[base + 3]
+  chat.sent, chat.windows, chat.joined = KEYS[base + 4], KEYS[base + 5], KEYS[base + 6]
+  chat.open, chat.buckets, chat.generation = KEYS[base + 7], KEYS[base + 8], KEYS[base + 9]
+end
+
 -- KeyedSends.FORGET_AT_MOST: how many keys whose window closed one send forgets at most.
 local FORGET_AT_MOST = 100
 
@@ -259,16 +269,49 @@ local function open(creator, others, access, first, limits, publishing)
   return { 'OPENED', sent[2], listed, next_generation() }
 end
 
--- Chat.acknowledge: forward only, then drop what every member has seen.
-local function acknowledge(member, up_to)
+-- What an acknowledgement checks before it moves anything: the member's cursor, then up_to.
+local function check_acknowledge(member, up_to)
   local cursor = check_member(member)
   check_up_to(up_to)
+  return cursor
+end
+
+-- Chat.acknowledge: forward only, then drop what every member has seen.
+local function acknowledge(member, up_to)
+  local cursor = check_acknowledge(member, up_to)
   if up_to <= cursor then
     return { 'ACKNOWLEDGED', cursor }
   end
   redis.call('ZADD', chat.members, up_to, member)
   trim_acknowledged()
   return { 'ACKNOWLEDGED', up_to }
+end
+
+-- The checks of Chat.acknowledgeAll over the chats of this script's keys, up_tos[n] for the
+-- n-th, in order. A refusal says which chat it is about, by its position, right after its word.
+local function check_acknowledge_all(member, up_tos)
+  for n, up_to in ipairs(up_tos) do
+    focus(n)
+    local ok, failure = pcall(check_acknowledge, member, up_to)
+    if not ok then
+      if type(failure) == 'table' and failure.refusal then
+        table.insert(failure.refusal, 2, n)
+      end
+      error(failure)
+    end
+  end
+end
+
+-- Chat.acknowledgeAll: every chat is checked before any cursor moves. Answers each chat's
+-- cursor afterwards.
+local function acknowledge_all(member, up_tos)
+  check_acknowledge_all(member, up_tos)
+  local cursors = {}
+  for n, up_to in ipairs(up_tos) do
+    focus(n)
+    cursors[n] = acknowledge(member, up_to)[2]
+  end
+  return cursors
 end
 
 -- Chat.join: by brings user in at the last id, its cursor and join point; one already in
