@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 
@@ -145,6 +147,19 @@ public abstract class ChatsDifferentialContract {
                         Outcome.ofVoid(() -> reference.acknowledge(user, chat, upTo)),
                         Outcome.ofVoid(() -> chats.acknowledge(user, chat, upTo)));
             }
+            case AcknowledgeAll batch -> {
+                UserId user = names.user(batch.user());
+                SortedMap<ChatId, Long> upTo = new TreeMap<>();
+                for (int c = 0; c < CHATS; c++) {
+                    if ((batch.chats() & (1 << c)) != 0) {
+                        ChatId chat = names.chat(c);
+                        upTo.put(chat, Acknowledge.upTo(batch.upTo().get(c), reference.lastId(chat)));
+                    }
+                }
+                Outcome.expectSame(context + " (up to " + upTo + ")",
+                        Outcome.ofVoid(() -> reference.acknowledge(user, upTo)),
+                        Outcome.ofVoid(() -> chats.acknowledge(user, upTo)));
+            }
             case Pending pending -> {
                 UserId user = names.user(pending.user());
                 Outcome.expectSame(context, Outcome.of(() -> reference.pending(user, pending.perChatLimit())),
@@ -177,7 +192,8 @@ public abstract class ChatsDifferentialContract {
     // ---------------------------------------------------------------- operations
 
     /** One thing that happens to the store, over indices into the pools of users and chats. */
-    public sealed interface Step permits Open, Send, Join, Leave, Acknowledge, Pending, Read, Race, Pass {
+    public sealed interface Step permits Open, Send, Join, Leave, Acknowledge, AcknowledgeAll, Pending, Read, Race,
+            Pass {
     }
 
     /**
@@ -207,12 +223,23 @@ public abstract class ChatsDifferentialContract {
         static final int BEYOND = -2;
 
         long upTo(long lastId) {
+            return upTo(upTo, lastId);
+        }
+
+        static long upTo(int upTo, long lastId) {
             return switch (upTo) {
                 case LAST -> lastId;
                 case BEYOND -> lastId + 1;
                 default -> upTo;
             };
         }
+    }
+
+    /**
+     * A batch over the chats of the bit set {@code chats} (at least one), up to
+     * {@code upTo.get(i)} in chat i, each read as {@link Acknowledge#upTo} reads it.
+     */
+    public record AcknowledgeAll(int user, int chats, List<Integer> upTo) implements Step {
     }
 
     /** {@code after} is an id, or -1 for a few ids before the chat's last. */
@@ -242,6 +269,8 @@ public abstract class ChatsDifferentialContract {
         Arbitrary<Step> pending = Combinators.combine(user, Arbitraries.integers().between(1, 3)).as(Pending::new);
         Arbitrary<Step> acknowledge = Combinators.combine(user, chat,
                 Arbitraries.integers().between(Acknowledge.BEYOND, 8)).as(Acknowledge::new);
+        Arbitrary<Step> acknowledgeAll = Combinators.combine(user, Arbitraries.integers().between(1, (1 << CHATS) - 1),
+                Arbitraries.integers().between(Acknowledge.BEYOND, 8).list().ofSize(CHATS)).as(AcknowledgeAll::new);
         Arbitrary<Step> read = Combinators.combine(user, chat, Arbitraries.integers().between(-1, 6),
                 Arbitraries.integers().between(1, 3)).as(Read::new);
         Arbitrary<Step> race = Combinators.combine(chat, Race.members(USERS)).as(Race::new);
@@ -252,6 +281,7 @@ public abstract class ChatsDifferentialContract {
                         Tuple.of(2, leave),
                         Tuple.of(2, pending),
                         Tuple.of(4, acknowledge),
+                        Tuple.of(2, acknowledgeAll),
                         Tuple.of(2, read),
                         Tuple.of(2, race),
                         Tuple.of(1, Arbitraries.just(new Pass())))

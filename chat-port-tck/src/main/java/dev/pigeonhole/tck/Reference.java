@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -79,6 +80,10 @@ final class Reference {
 
     void acknowledge(UserId user, ChatId chat, long upTo) {
         existing(chat).chat().acknowledge(user, upTo);
+    }
+
+    void acknowledge(UserId user, SortedMap<ChatId, Long> upTo) {
+        Chat.acknowledgeAll(user, upTo, chat -> Optional.ofNullable(chats.get(chat)).map(Kept::chat));
     }
 
     Joined join(ChatId chat, UserId by, UserId user) {
