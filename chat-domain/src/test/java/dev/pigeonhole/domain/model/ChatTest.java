@@ -7,8 +7,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -394,6 +397,38 @@ class ChatTest {
 
             assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.acknowledge(CAROL, 99));
             assertThat(chat.isMember(CAROL)).isFalse();
+        }
+
+        @Test
+        void a_batch_checks_every_chat_before_it_moves_any_cursor() {
+            openWithBob();
+            send(ALICE, "two");
+            Chat later = new Chat(ChatId.of("match"), LIMITS);
+            later.open(ALICE, Set.of(BOB), Access.PRIVATE, "kick-off", at());
+            SortedMap<ChatId, Long> upTo = new TreeMap<>(Map.of(LUNCH, 2L, later.id(), 2L));
+            Map<ChatId, Chat> held = Map.of(LUNCH, chat, later.id(), later);
+
+            // "lunch" comes first and is fine; "match" has only id 1: neither moves.
+            assertThatExceptionOfType(InvalidInputException.class)
+                    .isThrownBy(() -> Chat.acknowledgeAll(BOB, upTo, id -> Optional.ofNullable(held.get(id))))
+                    .withMessageContaining("chat match");
+            assertThat(cursorOf(BOB)).isZero();
+
+            upTo.put(later.id(), 1L);
+            Chat.acknowledgeAll(BOB, upTo, id -> Optional.ofNullable(held.get(id)));
+            assertThat(cursorOf(BOB)).isEqualTo(2);
+            assertThat(later.summaryFor(BOB).cursor()).isEqualTo(1);
+        }
+
+        @Test
+        void a_batch_naming_a_chat_the_store_does_not_hold_is_refused_for_it() {
+            openWithBob();
+            SortedMap<ChatId, Long> upTo = new TreeMap<>(Map.of(LUNCH, 1L, ChatId.of("nowhere"), 1L));
+
+            assertThatExceptionOfType(UnknownChatException.class)
+                    .isThrownBy(() -> Chat.acknowledgeAll(BOB, upTo, id -> Optional.ofNullable(id.equals(LUNCH) ? chat : null)))
+                    .withMessage("chat nowhere does not exist");
+            assertThat(cursorOf(BOB)).isZero();
         }
     }
 

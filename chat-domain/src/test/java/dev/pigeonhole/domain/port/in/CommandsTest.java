@@ -6,6 +6,8 @@ import dev.pigeonhole.domain.model.UserId;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -45,6 +47,32 @@ class CommandsTest {
         assertThatThrownBy(() -> new AcknowledgeDirectMessages.Command(ALICE, -1))
                 .hasMessage("upTo must be 0 or more, not -1");
         assertThatThrownBy(() -> new FetchPending.Query(ALICE, 0)).isInstanceOf(InvalidInputException.class);
+    }
+
+    @Test
+    void a_batch_acknowledge_names_one_to_a_thousand_chats_each_at_zero_or_more() {
+        assertThatThrownBy(() -> new AcknowledgeMessages.Batch(ALICE, Map.of()))
+                .hasMessage("name at least one chat to acknowledge");
+        assertThatThrownBy(() -> new AcknowledgeMessages.Batch(ALICE, Map.of(CHAT, 3L, ChatId.of("other"), -1L)))
+                .hasMessage("upTo must be 0 or more, not -1 (chat other)");
+        Map<ChatId, Long> tooMany = new HashMap<>();
+        for (int i = 0; i <= AcknowledgeMessages.Batch.MAX_CHATS; i++) {
+            tooMany.put(ChatId.of("c" + i), 1L);
+        }
+        assertThatThrownBy(() -> new AcknowledgeMessages.Batch(ALICE, tooMany))
+                .hasMessage("at most 1000 chats may be acknowledged at once, not 1001");
+        tooMany.remove(ChatId.of("c0"));
+        assertThat(new AcknowledgeMessages.Batch(ALICE, tooMany).upTo()).hasSize(1_000);
+    }
+
+    @Test
+    void a_batch_keeps_its_chats_in_chat_id_order_and_cannot_be_changed_afterwards() {
+        Map<ChatId, Long> given = new HashMap<>(Map.of(ChatId.of("b"), 2L, ChatId.of("a"), 1L, ChatId.of("c"), 0L));
+        AcknowledgeMessages.Batch batch = new AcknowledgeMessages.Batch(ALICE, given);
+        given.put(ChatId.of("d"), 4L);
+
+        assertThat(batch.upTo().keySet()).extracting(ChatId::value).containsExactly("a", "b", "c");
+        assertThatThrownBy(() -> batch.upTo().put(ChatId.of("e"), 1L)).isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
