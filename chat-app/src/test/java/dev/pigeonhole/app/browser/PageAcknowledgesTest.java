@@ -56,7 +56,7 @@ class PageAcknowledgesTest {
               if (init?.method === 'POST' && /\\/read$/.test(String(path))) {
                 const shown = [...document.querySelectorAll("[data-testid='message']")]
                     .map((node) => Number(node.dataset.messageId));
-                window.acks.push({ upTo: JSON.parse(init.body).upTo, shown });
+                window.acks.push({ path: String(path), chats: JSON.parse(init.body).chats, shown });
               }
               return send.call(this, path, init);
             };
@@ -107,7 +107,10 @@ class PageAcknowledgesTest {
         waitFor(driver -> highestAck(driver) == 5);
         assertThat(shownIds(browser)).containsExactly(1L, 2L, 3L, 4L, 5L);
         for (Map<String, Object> ack : acks(browser)) {
-            long upTo = ((Number) ack.get("upTo")).longValue();
+            // Every chat shown since the last acknowledgement goes in one batch; here there is one.
+            assertThat(ack.get("path")).isEqualTo("/api/read");
+            assertThat(List.copyOf(((Map<?, ?>) ack.get("chats")).keySet())).isEqualTo(List.of(chat));
+            long upTo = upTo(ack);
             assertThat(((List<?>) ack.get("shown")).stream().map(id -> ((Number) id).longValue()).toList())
                     .as("on screen when acknowledging up to %d", upTo)
                     .containsAll(LongStream.rangeClosed(1, upTo).boxed().toList());
@@ -160,7 +163,13 @@ class PageAcknowledgesTest {
     }
 
     private static long highestAck(ChromeDriver driver) {
-        return acks(driver).stream().mapToLong(ack -> ((Number) ack.get("upTo")).longValue()).max().orElse(0);
+        return acks(driver).stream().mapToLong(PageAcknowledgesTest::upTo).max().orElse(0);
+    }
+
+    /** How far a batch of the one chat these tests open acknowledges it. */
+    private static long upTo(Map<String, Object> ack) {
+        return ((Map<?, ?>) ack.get("chats")).values().stream().mapToLong(up -> ((Number) up).longValue()).max()
+                .orElse(0);
     }
 
     private void waitFor(java.util.function.Function<ChromeDriver, Boolean> condition) {

@@ -23,7 +23,9 @@ import dev.pigeonhole.domain.port.in.LeaveChat;
 import dev.pigeonhole.domain.port.in.ReadMessages;
 import dev.pigeonhole.domain.port.in.SendMessage;
 import io.javalin.http.Context;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -50,6 +52,7 @@ final class ChatRoutes {
         endpoints.forCaller(GET, "/api/chats/{chat}/messages", this::read);
         endpoints.forCaller(GET, "/api/pending", this::pending);
         endpoints.forCaller(POST, "/api/chats/{chat}/read", this::acknowledge);
+        endpoints.forCaller(POST, "/api/read", this::acknowledgeMany);
         endpoints.forCaller(POST, "/api/chats/{chat}/members", this::join);
         endpoints.forCaller(DELETE, "/api/chats/{chat}/members/{user}", this::leave);
     }
@@ -100,6 +103,19 @@ final class ChatRoutes {
         ChatId chat = ChatId.of(ctx.pathParam("chat"));
         long upTo = JsonBody.parse(Endpoints.body(ctx), Set.of("upTo")).requiredLong("upTo");
         useCases.acknowledgeMessages().acknowledge(new AcknowledgeMessages.Command(caller, chat, upTo));
+        metrics.acknowledged();
+        ctx.status(204);
+    }
+
+    /**
+     * {@code {"chats": {"<chat>": <upTo>, …}}}: every chat's acknowledge in one request, all or
+     * nothing. Each chat id is checked as a path's is; the use case bounds how many there are.
+     */
+    private void acknowledgeMany(Context ctx, UserId caller) {
+        Map<ChatId, Long> upTo = new HashMap<>();
+        JsonBody.parse(Endpoints.body(ctx), Set.of("chats")).wholeNumbersByName("chats")
+                .forEach((chat, up) -> upTo.put(ChatId.of(chat), up));
+        useCases.acknowledgeMessages().acknowledge(new AcknowledgeMessages.Batch(caller, upTo));
         metrics.acknowledged();
         ctx.status(204);
     }

@@ -1,7 +1,9 @@
 package dev.pigeonhole.adapter.http;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -85,6 +87,30 @@ final class JsonBody {
             throw Problem.wrongType("'" + field + "' must be a whole number, not " + kind(value));
         }
         return value.longValue();
+    }
+
+    /**
+     * An object whose every value is a whole number, by name in the order given. Names are not
+     * checked here: each is what the caller turns into a value of its own, with its own checks.
+     */
+    Map<String, Long> wholeNumbersByName(String field) {
+        JsonNode value = object.get(field);
+        if (value == null || value.isNull()) {
+            throw Problem.missingField(field);
+        }
+        if (!value.isObject()) {
+            throw Problem.wrongType("'" + field + "' must be an object of whole numbers, not " + kind(value));
+        }
+        Map<String, Long> numbers = new LinkedHashMap<>();
+        for (String name : value.propertyNames()) {
+            JsonNode number = value.get(name);
+            if (!number.isIntegralNumber() || !number.canConvertToLong()) {
+                throw Problem.wrongType("'" + field + "' must hold whole numbers; for '" + name + "' it holds "
+                        + kind(number));
+            }
+            numbers.put(name, number.longValue());
+        }
+        return numbers;
     }
 
     boolean optionalBoolean(String field, boolean absent) {

@@ -36,6 +36,7 @@ class AuthorizationMatrixTest {
         READ("GET", "/api/chats/{chat}/messages", null, 200),
         PENDING("GET", "/api/pending", null, 200),
         ACKNOWLEDGE("POST", "/api/chats/{chat}/read", "{\"upTo\":1}", 204),
+        ACKNOWLEDGE_MANY("POST", "/api/read", "{\"chats\":{\"{chat}\":1}}", 204),
         INVITE("POST", "/api/chats/{chat}/members", "{\"user\":\"{newcomer}\"}", 204),
         JOIN_YOURSELF("POST", "/api/chats/{chat}/members", null, 204),
         LEAVE("DELETE", "/api/chats/{chat}/members/{self}", null, 204),
@@ -161,7 +162,7 @@ class AuthorizationMatrixTest {
     }
 
     static Stream<Route> chatRoutesRefusedToStrangers() {
-        return Stream.of(Route.SEND, Route.READ, Route.ACKNOWLEDGE, Route.INVITE, Route.LEAVE);
+        return Stream.of(Route.SEND, Route.READ, Route.ACKNOWLEDGE, Route.ACKNOWLEDGE_MANY, Route.INVITE, Route.LEAVE);
     }
 
     @Test
@@ -347,7 +348,8 @@ class AuthorizationMatrixTest {
     }
 
     private String body(Route route) {
-        return route.body == null ? null : route.body.replace("{member}", member).replace("{newcomer}", newcomer);
+        return route.body == null ? null
+                : route.body.replace("{member}", member).replace("{newcomer}", newcomer).replace("{chat}", chat);
     }
 
     private String snapshot() {

@@ -49,6 +49,15 @@ class BadInputTest {
         }
     }
 
+    /** A batch acknowledge naming {@code count} chats. */
+    private static String batchOf(int count) {
+        StringBuilder chats = new StringBuilder("{\"chats\":{");
+        for (int i = 0; i < count; i++) {
+            chats.append(i == 0 ? "" : ",").append("\"c").append(i).append("\":1");
+        }
+        return chats.append("}}").toString();
+    }
+
     @BeforeAll
     static void startServerWithAChat() {
         api = TestApi.start();
@@ -177,6 +186,32 @@ class BadInputTest {
                         "invalid-input"),
                 Case.of("an upTo beyond the mailbox's last id", "POST", "/api/mailbox/read", "{\"upTo\":1}", 400,
                         "invalid-input"),
+
+                // Acknowledging many chats at once: the same checks per chat, and the batch's own.
+                Case.of("no chats to acknowledge", "POST", "/api/read", "{}", 400, "missing-field"),
+                Case.of("an array of chats to acknowledge", "POST", "/api/read", "{\"chats\":[\"room\"]}", 400,
+                        "wrong-field-type"),
+                Case.of("an upTo in quotes in a batch", "POST", "/api/read", "{\"chats\":{\"room\":\"1\"}}", 400,
+                        "wrong-field-type"),
+                Case.of("a fractional upTo in a batch", "POST", "/api/read", "{\"chats\":{\"room\":0.5}}", 400,
+                        "wrong-field-type"),
+                Case.of("a chat named twice in a batch", "POST", "/api/read", "{\"chats\":{\"room\":1,\"room\":1}}",
+                        400, "malformed-json"),
+                Case.of("an extra field in a batch", "POST", "/api/read", "{\"chats\":{\"room\":1},\"all\":true}", 400,
+                        "unknown-field"),
+                Case.of("an empty batch", "POST", "/api/read", "{\"chats\":{}}", 400, "invalid-input"),
+                Case.of("a batch of a thousand and one chats", "POST", "/api/read", batchOf(1_001), 400,
+                        "invalid-input"),
+                Case.of("a chat id with a colon in a batch", "POST", "/api/read", "{\"chats\":{\"room\":1,\"a:b\":1}}",
+                        400, "invalid-id"),
+                Case.of("a negative upTo in a batch", "POST", "/api/read", "{\"chats\":{\"room\":-1}}", 400,
+                        "invalid-input"),
+                Case.of("an upTo beyond a chat's last id in a batch", "POST", "/api/read",
+                        "{\"chats\":{\"room\":999999}}", 400, "invalid-input"),
+                Case.of("an unknown chat in a batch", "POST", "/api/read", "{\"chats\":{\"room\":1,\"nowhere\":1}}",
+                        404, "unknown-chat"),
+                new Case("a batch with a chat one is not in", "mallory", "POST", "/api/read",
+                        "{\"chats\":{\"room\":1}}", 403, "not-a-member"),
 
                 // Chats that are not there, or not the caller's.
                 Case.of("sending to an unknown chat", "POST", "/api/chats/nowhere/messages", message("hi"), 404,

@@ -96,6 +96,10 @@ class OpenApiTest {
         call(400, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":\"3\"}", "lunch");
         call(403, "POST", "/api/chats/{chat}/read", dave, "{\"upTo\":1}", "lunch");
         call(404, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":1}", "nowhere");
+        call(204, "POST", "/api/read", alice, "{\"chats\":{\"lunch\":3}}");
+        call(400, "POST", "/api/read", alice, "{\"chats\":{}}");
+        call(403, "POST", "/api/read", dave, "{\"chats\":{\"lunch\":1}}");
+        call(404, "POST", "/api/read", alice, "{\"chats\":{\"lunch\":1,\"nowhere\":1}}");
 
         call(204, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"carol\"}", "lunch");
         call(409, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"dave\"}", "lunch");

@@ -71,6 +71,7 @@ class RandomizedBadInputTest {
         CREATE("POST", "/api/chats", "members", "[\"bob\"]", "message", "\"hello\""),
         SEND("POST", "/api/chats/seed/messages", "message", "\"hello\""),
         ACKNOWLEDGE("POST", "/api/chats/seed/read", "upTo", "1"),
+        ACKNOWLEDGE_MANY("POST", "/api/read", "chats", "{\"seed\":1}"),
         JOIN("POST", "/api/chats/seed/members"),
         DELIVER("POST", "/api/users/bob/mailbox", "message", "\"hello\""),
         ACKNOWLEDGE_MAILBOX("POST", "/api/mailbox/read", "upTo", "1");
@@ -236,6 +237,11 @@ class RandomizedBadInputTest {
                             .as((ids, odd) -> "[" + ids.stream().map(RandomizedBadInputTest::quoted)
                                     .map(id -> id + ",").collect(Collectors.joining()) + odd + "]"));
             case "upTo" -> jsonValue(2).filter(value -> !acknowledgeable(value));
+            // Not an object, or an object holding something other than a whole number.
+            case "chats" -> Arbitraries.oneOf(
+                    jsonValue(2).filter(value -> !value.startsWith("{")),
+                    jsonValue(1).filter(value -> !acknowledgeable(value) && !value.matches("-?\\d+"))
+                            .map(odd -> "{\"seed\":" + odd + "}"));
             default -> throw new IllegalArgumentException(field);
         };
     }
@@ -264,6 +270,11 @@ class RandomizedBadInputTest {
             case "members" -> Combinators.combine(validId().list().ofMaxSize(3), invalidId())
                     .as((ids, bad) -> "[" + ids.stream().map(id -> quoted(id) + ",").collect(Collectors.joining())
                             + quoted(bad) + "]");
+            case "chats" -> Arbitraries.oneOf(
+                    Arbitraries.just("{}"),
+                    Arbitraries.longs().lessOrEqual(-1).map(up -> "{\"seed\":" + up + "}"),
+                    Arbitraries.longs().greaterOrEqual(ACKNOWLEDGEABLE + 1).map(up -> "{\"seed\":" + up + "}"),
+                    invalidId().map(id -> "{" + quoted(id) + ":1}"));
             case "upTo" -> Arbitraries.oneOf(
                     Arbitraries.longs().lessOrEqual(-1).map(String::valueOf),
                     Arbitraries.longs().greaterOrEqual(ACKNOWLEDGEABLE + 1).map(String::valueOf),

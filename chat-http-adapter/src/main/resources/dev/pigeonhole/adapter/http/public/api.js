@@ -129,7 +129,8 @@ export function createApi({ getToken, onUnauthorized, onReachable = () => {} }) 
 
     pending: () => request('GET', '/api/pending'),
 
-    acknowledge: (chat, upTo) => request('POST', `/api/chats/${seg(chat)}/read`, { body: { upTo } }),
+    /** Every chat of {chatId: upTo} at once, all or nothing. */
+    acknowledgeChats: (chats) => request('POST', '/api/read', { body: { chats } }),
 
     join: (chat) => request('POST', `/api/chats/${seg(chat)}/members`),
 

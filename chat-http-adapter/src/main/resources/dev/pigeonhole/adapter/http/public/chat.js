@@ -22,6 +22,8 @@ export async function refreshChats(s) {
   if (current !== s) return;
   const before = s.state.coMembers();
   const gone = s.state.setChats(list);
+  // Acknowledging a chat one is no longer in would refuse the whole batch it goes in.
+  for (const chatId of gone) s.unacked.delete(chatId);
   if (gone.includes(s.state.openChatId)) {
     ui.toast(`You are no longer in ${chatLabel(s.state.openChatId)}.`, 'info');
     closeChat(s);
@@ -47,6 +49,7 @@ export async function openChat(chatId, { focus = false } = {}) {
   const s = current;
   const chat = s?.state.chats.get(chatId);
   if (!chat) return;
+  noteShown(s);
   s.state.setOpenChat(chatId);
   history.replaceState(null, '', `#chat=${encodeURIComponent(chatId)}`);
   ui.openChatView(chat, s.user, s.state.messagesOf(chatId), s.state.sendsIn(chatId));
@@ -64,6 +67,8 @@ export async function openChat(chatId, { focus = false } = {}) {
 export function closeChat(s) {
   // Focus inside a view that is about to be hidden would fall back to <body>.
   const hadFocus = els.chatView.contains(document.activeElement);
+  noteShown(s);
+  scheduleAck(s);
   s.state.setOpenChat(null);
   history.replaceState(null, '', location.pathname + location.search);
   ui.clearMessages();
@@ -175,20 +180,39 @@ export function scheduleAck(s) {
   s.ackTimer = setTimeout(() => acknowledge(s), ACK_DELAY_MS);
 }
 
-async function acknowledge(s) {
+/**
+ * Remembers how far the open chat is shown, for the next acknowledgement. Also called as the page
+ * leaves a chat, so what was seen there is acknowledged with the rest even when the user moved on
+ * before the delay was up.
+ */
+function noteShown(s) {
   const chatId = s.state.openChatId;
-  if (current !== s || !chatId || document.hidden) return;
+  if (!chatId || document.hidden) return;
   fillHole(s, chatId);
   // Only as far as the run shown without a hole; the fill schedules the ack again when it is done.
   const upTo = s.state.needsAck(chatId);
-  if (!upTo) return;
+  if (upTo) s.unacked.set(chatId, Math.max(upTo, s.unacked.get(chatId) ?? 0));
+}
+
+/** Every chat shown since the last acknowledgement, in one request (POST /api/read). */
+async function acknowledge(s) {
+  if (current !== s) return;
+  noteShown(s);
+  if (!s.unacked.size) return;
+  const batch = new Map(s.unacked);
   try {
-    await api.acknowledge(chatId, upTo);
+    await api.acknowledgeChats(Object.fromEntries(batch));
     if (current !== s) return;
-    s.state.noteAcknowledged(chatId, upTo);
+    for (const [chatId, upTo] of batch) {
+      s.state.noteAcknowledged(chatId, upTo);
+      if ((s.unacked.get(chatId) ?? 0) <= upTo) s.unacked.delete(chatId);
+    }
     ui.renderChatList(s.state);
   } catch (error) {
     if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+      // A chat of the batch is gone or left, and the server refused the whole batch: the list
+      // says which. What was shown of the others stays unread until it is shown again.
+      for (const chatId of batch.keys()) s.unacked.delete(chatId);
       refreshChats(s).catch(report);
     } else if (!isTransient(error)) {
       report(error);

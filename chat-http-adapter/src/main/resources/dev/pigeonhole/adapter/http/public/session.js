@@ -75,6 +75,8 @@ function startSession(user, token) {
     polls: 0,
     presenceTimer: 0,
     ackTimer: 0,
+    /** chatId → how far it was shown and is not yet acknowledged: the next POST /api/read. */
+    unacked: new Map(),
     catchingUp: null,
     catchUpAgain: false,
   };
