@@ -10,7 +10,9 @@ import dev.pigeonhole.domain.port.in.FetchPending;
 import dev.pigeonhole.domain.port.in.SendMessage;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -29,8 +31,8 @@ import org.openjdk.jmh.annotations.Threads;
 
 /**
  * A reader in K chats, each with one message it has not seen: fetch what is pending, then
- * acknowledge every chat up to its last message. That is what a client does each time it
- * catches up, and the book's fetch_pending_messages does both in one call.
+ * acknowledge every chat up to its last message in one batch. That is what a client does each
+ * time it catches up, and the book's fetch_pending_messages does both in one call.
  *
  * <p>The new messages are sent in a {@link Level#Invocation} setup so that their cost stays out
  * of the measurement. JMH warns that per-invocation fixtures distort results when the op is
@@ -94,15 +96,19 @@ public class PendingBenchmark {
         return fetchAndAcknowledge();
     }
 
+    /** What a client does: fetch, then acknowledge every chat that had news, in one batch. */
     private int fetchAndAcknowledge() {
         int seen = 0;
+        Map<ChatId, Long> upTo = new HashMap<>();
         for (PendingChat pending : fetchPending.pending(query)) {
             if (pending.messages().isEmpty()) {
                 continue;
             }
-            long last = pending.messages().getLast().id();
-            acknowledge.acknowledge(new AcknowledgeMessages.Command(READER, pending.chat(), last));
+            upTo.put(pending.chat(), pending.messages().getLast().id());
             seen += pending.messages().size();
+        }
+        if (!upTo.isEmpty()) {
+            acknowledge.acknowledge(new AcknowledgeMessages.Batch(READER, upTo));
         }
         return seen;
     }

@@ -28,7 +28,7 @@ final class ChatScripts {
 
     /** A script that runs one operation of the chat aggregate. */
     sealed interface ChatScript<A extends Enum<A>> permits Open, Send, AcknowledgeAll, Join, Leave, Read,
-            Summary, Membership {
+            PendingAll, Summary, Membership {
 
         ScriptCall call(KeyLayout layout);
 
@@ -58,6 +58,7 @@ final class ChatScripts {
     private static final Variants MEMBERSHIP = Variants.reading("chat_membership");
     /** One script for both layouts: it keeps the book's seen:<member> itself when given it. */
     private static final LuaScript ACKNOWLEDGE_ALL = LuaScript.load("chats_acknowledge", "bucket", "chat");
+    private static final LuaScript PENDING_ALL = LuaScript.load("chats_pending", "bucket", "chat");
 
     /**
      * The call of a chat script: the chat's keys, and in the book layout its lock and the
@@ -241,6 +242,36 @@ final class ChatScripts {
                 HistoryWindow held = new HistoryWindow(reply.number(2), reply.number(1));
                 return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), page);
             }
+        }
+    }
+
+    /**
+     * chats_pending.lua: {@link Read} from the member's cursor in each chat, in one script.
+     * Answers PENDING, then each chat's own answer as a Read's ({@link #views}).
+     */
+    record PendingAll(UserId member, List<ChatId> chats, int limit) implements ChatScript<PendingAll.Answer> {
+
+        enum Answer { PENDING }
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            List<String> keys = new ArrayList<>(chats.size() * KeyLayout.ChatKeys.COUNT);
+            chats.forEach(chat -> keys.addAll(layout.chat(chat).all()));
+            return new ScriptCall(PENDING_ALL, keys, List.of(member.value(), Integer.toString(limit)));
+        }
+
+        @Override
+        public Class<Answer> answers() {
+            return Answer.class;
+        }
+
+        /** Each chat's answer, in the order of {@link #chats}, as a {@link Read} of it would give it. */
+        List<Reply> views(Reply reply) {
+            List<Reply> views = new ArrayList<>(chats.size());
+            for (int i = 0; i < chats.size(); i++) {
+                views.add(Reply.of(reply.values().get(i), PENDING_ALL));
+            }
+            return views;
         }
     }
 

@@ -59,7 +59,7 @@ import java.util.function.Supplier;
  * {@code buckets} key, taken inside the send script: a send stays one round trip.
  *
  * <p>Round trips: send, acknowledge and read 1; pending and chatsOf 2 whatever the number of
- * chats; a batch acknowledge 1 on a single node and 2 on a cluster, whatever the number of
+ * chats (on a single node, pending's second is one script for every chat); a batch acknowledge 1 on a single node and 2 on a cluster, whatever the number of
  * chats; open, join and leave 2 (1 in the book layout, whose chat scripts keep the index).
  */
 public final class RedisChats implements Chats {
@@ -152,26 +152,45 @@ public final class RedisChats implements Chats {
         return new RememberedSend(Long.parseLong(parts[0]), Instant.ofEpochMilli(Long.parseLong(parts[1])), parts[2]);
     }
 
+    /**
+     * On a single node, one script reads every chat; on a cluster, a script per chat, all in one
+     * pipelined round trip (a cluster's script reaches one slot).
+     */
     @Override
     public List<PendingChat> pending(UserId user, int perChatLimit) {
         List<ChatId> chats = index.list(user);
+        if (chats.isEmpty()) {
+            return List.of();
+        }
+        List<PendingChat> pending = new ArrayList<>(chats.size());
+        if (!redis.isCluster()) {
+            var all = new ChatScripts.PendingAll(user, chats, perChatLimit);
+            Answered<ChatScripts.PendingAll.Answer> answered = run(all);
+            List<Reply> views = all.views(answered.reply());
+            for (int i = 0; i < chats.size(); i++) {
+                pendingIn(chats.get(i), views.get(i), answered.lua()).ifPresent(pending::add);
+            }
+            return List.copyOf(pending);
+        }
         List<ChatScripts.Read> reads = new ArrayList<>(chats.size());
         chats.forEach(chat -> reads.add(new ChatScripts.Read(chat, user, OptionalLong.empty(), perChatLimit)));
-
-        List<PendingChat> pending = new ArrayList<>(chats.size());
         for (Answered<ChatScripts.Read.Answer> answered : runAll(reads)) {
-            ChatScripts.Read read = (ChatScripts.Read) answered.script();
-            switch (answered.word()) {
-                case READ -> {
-                    var view = ChatScripts.Read.View.of(answered.reply());
-                    pending.add(view.history().pending(read.chat(), view.cursor(), view.page()));
-                }
-                // The index still lists a chat the user has left, or one just deleted.
-                case NO_CHAT, NOT_MEMBER -> {
-                }
-            }
+            pendingIn(((ChatScripts.Read) answered.script()).chat(), answered.reply(), answered.lua())
+                    .ifPresent(pending::add);
         }
         return List.copyOf(pending);
+    }
+
+    /** What a read from the member's cursor answered, as pending; none where the index was stale. */
+    private static Optional<PendingChat> pendingIn(ChatId chat, Reply read, LuaScript script) {
+        return switch (read.word(ChatScripts.Read.Answer.class, script)) {
+            case READ -> {
+                var view = ChatScripts.Read.View.of(read);
+                yield Optional.of(view.history().pending(chat, view.cursor(), view.page()));
+            }
+            // The index still lists a chat the user has left, or one just deleted.
+            case NO_CHAT, NOT_MEMBER -> Optional.empty();
+        };
     }
 
     /** The batch's script with one chat, which is one round trip on a cluster too. */
