@@ -8,12 +8,18 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.IntSupplier;
+import org.eclipse.jetty.ee10.servlet.SessionHandler;
+import org.eclipse.jetty.session.NullSessionCache;
+import org.eclipse.jetty.session.NullSessionDataStore;
 
 /**
  * The HTTP API of docs/DESIGN.md §5 on Javalin, one virtual thread per request. It drives the domain
  * through {@link UseCases} only; which store is behind them is the composition root's business.
  */
 public final class ChatHttpServer implements AutoCloseable {
+
+    /** The largest message or frame a client may send on a live socket, which expects none. */
+    static final int MAX_INCOMING_MESSAGE_BYTES = 1024;
 
     private final Javalin javalin;
     private final LiveConnections live;
@@ -51,7 +57,26 @@ public final class ChatHttpServer implements AutoCloseable {
                 // What Jetty refuses before any route sees it (a broken URI, oversized headers).
                 server.setErrorHandler(new JettyProblems());
             });
-            config.jetty.modifyWebSocketServletFactory(factory -> factory.setIdleTimeout(settings.liveIdleTimeout()));
+            config.jetty.modifyWebSocketServletFactory(factory -> {
+                factory.setIdleTimeout(settings.liveIdleTimeout());
+                // The client sends nothing on a live socket, and what it sends is ignored: a message
+                // of more than a few bytes is no client of ours, and Jetty refuses it (1009) instead
+                // of gathering up to its default 64 KiB for us to throw away.
+                factory.setMaxTextMessageSize(MAX_INCOMING_MESSAGE_BYTES);
+                factory.setMaxBinaryMessageSize(MAX_INCOMING_MESSAGE_BYTES);
+                factory.setMaxFrameSize(MAX_INCOMING_MESSAGE_BYTES);
+            });
+            // The API signs in with tokens and keeps no HTTP session, but Javalin asks for one on
+            // every WebSocket upgrade (to copy its attributes into the socket's context), and
+            // Jetty's default cache would keep each of those sessions, one per socket ever opened,
+            // with no expiry. The null cache keeps none past its request.
+            config.jetty.modifyServletContextHandler(handler -> {
+                SessionHandler sessions = handler.getSessionHandler();
+                NullSessionCache none = new NullSessionCache(sessions);
+                none.setSessionDataStore(new NullSessionDataStore());
+                sessions.setSessionCache(none);
+                sessions.setUsingCookies(false);
+            });
 
             // The web page: plain files, no build step; everything it does goes through the API.
             config.staticFiles.add(files -> {

@@ -5,14 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.pigeonhole.domain.model.Limits;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -30,6 +38,50 @@ class LiveSocketTest {
                         .isInstanceOf(CompletionException.class)
                         .cause().isInstanceOfSatisfying(WebSocketHandshakeException.class,
                                 refused -> assertThat(refused.getResponse().statusCode()).isEqualTo(401));
+            }
+        }
+    }
+
+    @Test
+    void a_client_that_sends_more_than_a_few_bytes_is_closed_with_1009() throws Exception {
+        try (TestApi api = TestApi.start()) {
+            String bob = api.client.signIn("bob");
+            CompletableFuture<Integer> closedWith = new CompletableFuture<>();
+            WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
+                    .buildAsync(URI.create("ws://127.0.0.1:" + api.server.port() + "/api/live?token=" + bob),
+                            new WebSocket.Listener() {
+                                @Override
+                                public CompletionStage<?> onClose(WebSocket ws, int code, String reason) {
+                                    closedWith.complete(code);
+                                    return null;
+                                }
+                            })
+                    .join();
+            socket.sendText("x".repeat(ChatHttpServer.MAX_INCOMING_MESSAGE_BYTES + 1), true);
+
+            assertThat(closedWith.get(15, TimeUnit.SECONDS)).isEqualTo(1009);
+            socket.abort();
+        }
+    }
+
+    @Test
+    void an_upgrade_opens_no_http_session() throws Exception {
+        try (TestApi api = TestApi.start()) {
+            String bob = api.client.signIn("bob");
+            // The JDK's WebSocket client does not show the upgrade's headers: a bare handshake does.
+            try (Socket raw = new Socket("127.0.0.1", api.server.port())) {
+                raw.setSoTimeout(15_000);
+                raw.getOutputStream().write(("GET /api/live?token=" + bob + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                BufferedReader answer = new BufferedReader(new InputStreamReader(raw.getInputStream(), StandardCharsets.US_ASCII));
+                List<String> head = new ArrayList<>();
+                for (String line = answer.readLine(); line != null && !line.isEmpty(); line = answer.readLine()) {
+                    head.add(line);
+                }
+
+                assertThat(head.getFirst()).startsWith("HTTP/1.1 101");
+                assertThat(head).noneMatch(line -> line.toLowerCase(Locale.ROOT).startsWith("set-cookie"));
             }
         }
     }
