@@ -11,6 +11,7 @@ import dev.pigeonhole.benchmarks.Backend;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
@@ -48,15 +49,27 @@ record RunResults(JmhResults catalog, List<Round> rounds, Optional<JsonNode> con
     List<LoadRun> loads() {
         List<LoadRun> all = new ArrayList<>();
         for (Round round : rounds) {
-            for (LoadRun load : round.loads().values()) {
+            for (LoadRun load : inStoreOrder(round.loads())) {
                 all.add(rounds.size() > 1 ? new LoadRun(load.label() + ", round " + round.number(), load.json()) : load);
             }
         }
         return all;
     }
 
+    /** A round's runs by store, memory first (the baseline), then the others in {@link #STORES} order. */
+    private static List<LoadRun> inStoreOrder(Map<String, LoadRun> byStore) {
+        List<LoadRun> ordered = new ArrayList<>();
+        STORES.stream().filter(byStore::containsKey).forEach(store -> ordered.add(byStore.get(store)));
+        byStore.forEach((store, run) -> {
+            if (!STORES.contains(store)) {
+                ordered.add(run);
+            }
+        });
+        return ordered;
+    }
+
     /** The last round's load runs: the servers are warmest then, so these draw the latency chart. */
     List<LoadRun> lastLoads() {
-        return rounds.isEmpty() ? List.of() : List.copyOf(rounds.getLast().loads().values());
+        return rounds.isEmpty() ? List.of() : inStoreOrder(rounds.getLast().loads());
     }
 }
