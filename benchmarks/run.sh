@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
 # Runs every benchmark of Pigeonhole on this machine and writes benchmarks/RESULTS.md with charts.
 #
-#   benchmarks/run.sh            the full run (tens of minutes; states its duration at the end)
-#   benchmarks/run.sh --quick    every phase, very short (under 3 minutes on 2 cores): a smoke run
-#   benchmarks/run.sh [--quick] [--skip-build] [-- <extra JMH arguments, e.g. a benchmark regex>]
+#   benchmarks/run.sh            the full run: 3 rounds, then the catalog (about 30 minutes on 2 cores)
+#   benchmarks/run.sh --quick    2 short rounds and a thin catalog (5 to 6 minutes on 2 cores): a smoke run
+#   benchmarks/run.sh [--quick] [--skip-build] [-- <extra JMH arguments for the catalog, e.g. a regex>]
 #
-# Phases: build benchmarks.jar; start a private redis-server (unless REDIS_URL is set) and a private
-# PostgreSQL (unless POSTGRES_URL is set; without one the PostgreSQL rows are skipped); measure the
-# send script with redis-benchmark (this machine's physical limit); JMH; the end-to-end load
-# generator against a server per store; the report. A phase that fails is reported and skipped, so
-# the report still comes out, with "not run" where that phase's numbers would be.
+# Phases: build benchmarks.jar; start a private redis-server and a private 3-master Redis Cluster
+# (unless REDIS_URL / REDIS_CLUSTER_NODES are set) and a private PostgreSQL (unless POSTGRES_URL
+# is set; without one the PostgreSQL rows are skipped); start one server per store for the
+# end-to-end runs; the ratio phase: ROUNDS rounds, each measuring every target's two sides back
+# to back (redis-benchmark right before and after the JMH run it is divided into, our pending and
+# the book's fetch in one JMH run, the stores' load and HTTP runs in turn), into
+# target/results/rounds/N/; the catalog, one JMH run of every benchmark on every backend, for the
+# tables; the report. A phase that fails is reported and skipped, so the report still comes out,
+# with "not run" where that phase's numbers would be.
 #
 # Environment: REDIS_URL (use that Redis instead of starting one: keys get a prefix of this run's
-# own), POSTGRES_URL with POSTGRES_USER and POSTGRES_PASSWORD (use that PostgreSQL: each trial and
-# load run gets a bench_* schema of its own), JAVA_HOME, JMH_ARGS (appended to JMH's), LOAD_ARGS
-# (appended to the load generator's), JMH_IGNORE_LOCK=1 (run JMH even while another JMH runs here).
+# own), REDIS_CLUSTER_NODES (host:port,... of a cluster to use instead of forming one),
+# POSTGRES_URL with POSTGRES_USER and POSTGRES_PASSWORD (use that PostgreSQL: each trial and load
+# run gets a bench_* schema of its own), JAVA_HOME, ROUNDS (rounds of the ratio phase), JMH_ARGS
+# (appended to the catalog's JMH arguments), LOAD_ARGS (appended to the load generator's),
+# JMH_IGNORE_LOCK=1 (run JMH even while another JMH runs here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -27,7 +33,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --skip-build) BUILD=0 ;;
     --) shift; EXTRA_JMH=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -46,8 +52,9 @@ failed() { FAILED+=("$1"); say "!! $1 failed; going on without it"; }
 # ---------------------------------------------------------------- processes we own, stopped by PID
 
 REDIS_PID=""
+CLUSTER_PIDS=()
 POSTGRES_PID=""
-SERVER_PID=""
+SERVER_PIDS=()
 CHILD_PID=""
 
 stop_pid() { # $1 = PID, $2 = the polite signal (TERM); then insists: a stuck server must not outlive the run
@@ -64,9 +71,13 @@ stop_pid() { # $1 = PID, $2 = the polite signal (TERM); then insists: a stuck se
 }
 
 cleanup() {
+  local pid
   stop_pid "$CHILD_PID"; CHILD_PID=""
-  stop_pid "$SERVER_PID"; SERVER_PID=""
+  for pid in "${SERVER_PIDS[@]}"; do stop_pid "$pid"; done
+  SERVER_PIDS=()
   stop_pid "$REDIS_PID"; REDIS_PID=""
+  for pid in "${CLUSTER_PIDS[@]}"; do stop_pid "$pid"; done
+  CLUSTER_PIDS=()
   # SIGINT is PostgreSQL's fast shutdown: it ends the sessions instead of waiting for them.
   stop_pid "$POSTGRES_PID" INT; POSTGRES_PID=""
 }
@@ -99,8 +110,10 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 free_port() { # a loopback port nothing listens on; the race with other programs is accepted
   local port i
+  # Below Linux's ephemeral range (32768 and up), where an outgoing connection may hold a port
+  # that nothing listens on.
   for i in $(seq 1 200); do
-    port=$((20000 + RANDOM % 30000))
+    port=$((12000 + RANDOM % 20000))
     port_open "$port" || { echo "$port"; return 0; }
   done
   return 1
@@ -153,11 +166,17 @@ if [ -n "${REDIS_URL:-}" ]; then
 else
   phase "Redis: starting a private redis-server"
   command -v redis-server >/dev/null || { echo "run.sh: redis-server not found (or set REDIS_URL)" >&2; exit 1; }
-  REDIS_PORT=$(free_port)
-  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
-    --dir "$OUT" --logfile "$OUT/redis.log" &
-  REDIS_PID=$!
-  wait_for_port "$REDIS_PORT" "$REDIS_PID" 10 || { echo "run.sh: redis-server did not start (see $OUT/redis.log)" >&2; exit 1; }
+  # Another program may take the free port first: then redis-server cannot bind, and another is tried.
+  for attempt in 1 2 3; do
+    REDIS_PORT=$(free_port)
+    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
+      --dir "$OUT" --logfile "$OUT/redis.log" &
+    REDIS_PID=$!
+    wait_for_port "$REDIS_PORT" "$REDIS_PID" 10 && break
+    stop_pid "$REDIS_PID"; REDIS_PID=""
+    grep -q 'already in use' "$OUT/redis.log" || break
+  done
+  [ -n "$REDIS_PID" ] || { echo "run.sh: redis-server did not start (see $OUT/redis.log)" >&2; exit 1; }
   export REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
   OWN_REDIS=1
   say "redis-server PID $REDIS_PID on $REDIS_URL"
@@ -165,6 +184,98 @@ fi
 rcli() { redis-cli -u "$REDIS_URL" "$@"; }
 REDIS_VERSION=$(rcli INFO server 2>/dev/null | tr -d '\r' | sed -n 's/^redis_version://p' || true)
 say "Redis version: ${REDIS_VERSION:-unknown}"
+
+# ---------------------------------------------------------------- Redis Cluster: 3 masters, formed here
+
+# As the Redis adapter's test fixture forms its cluster: three cluster-enabled servers, slots
+# assigned directly (CLUSTER ADDSLOTSRANGE) with distinct config epochs, every pair introduced
+# (CLUSTER MEET), then waited for until every node is ok and maps the slots as the others do.
+CLUSTER_TEXT=""
+cluster_port() { # a loopback port below the ephemeral range whose cluster bus port (+10000) is free too
+  local port i
+  for i in $(seq 1 200); do
+    port=$((12000 + RANDOM % 10000))
+    port_open "$port" || port_open $((port + 10000)) || { echo "$port"; return 0; }
+  done
+  return 1
+}
+
+cluster_view() { # $1 = port: the slot map as this node sees it, one "address slots" per master, sorted
+  redis-cli -h 127.0.0.1 -p "$1" CLUSTER NODES | tr -d '\r' \
+    | awk '$3 ~ /master/ { line = $2; sub(/@.*/, "", line); for (i = 9; i <= NF; i++) line = line " " $i; print line }' \
+    | sort
+}
+
+cluster_agreed() { # every node ok, knowing 3 nodes with every slot, all links up, and one slot map
+  local port info nodes first="" view
+  for port in "${CLUSTER_PORTS[@]}"; do
+    info=$(redis-cli -h 127.0.0.1 -p "$port" CLUSTER INFO 2>/dev/null | tr -d '\r') || return 1
+    grep -q '^cluster_state:ok' <<<"$info" && grep -q '^cluster_known_nodes:3$' <<<"$info" \
+      && grep -q '^cluster_slots_ok:16384$' <<<"$info" || return 1
+    nodes=$(redis-cli -h 127.0.0.1 -p "$port" CLUSTER NODES 2>/dev/null | tr -d '\r') || return 1
+    grep -qE 'handshake|fail|disconnected' <<<"$nodes" && return 1
+    view=$(cluster_view "$port")
+    [ "$(wc -l <<<"$view")" = 3 ] || return 1
+    if [ -z "$first" ]; then first=$view; elif [ "$view" != "$first" ]; then return 1; fi
+  done
+  return 0
+}
+
+start_cluster() {
+  local i port dir first last other
+  dir=$OUT/cluster
+  mkdir -p "$dir"
+  CLUSTER_PORTS=()
+  for i in 0 1 2; do
+    port=$(cluster_port) || { say "no free port pair for a cluster node"; return 1; }
+    redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
+      --cluster-enabled yes --cluster-config-file "$dir/nodes-$port.conf" --cluster-node-timeout 5000 \
+      --dir "$dir" --logfile "$dir/redis-$port.log" &
+    CLUSTER_PIDS+=($!)
+    CLUSTER_PORTS+=("$port")
+    wait_for_port "$port" "$!" 10 || { say "cluster node on $port did not start (see $dir/redis-$port.log)"; return 1; }
+  done
+  for i in 0 1 2; do
+    port=${CLUSTER_PORTS[$i]}
+    first=$((16384 * i / 3)); last=$((16384 * (i + 1) / 3 - 1))
+    redis-cli -h 127.0.0.1 -p "$port" CLUSTER SET-CONFIG-EPOCH $((i + 1)) >/dev/null
+    redis-cli -h 127.0.0.1 -p "$port" CLUSTER ADDSLOTSRANGE "$first" "$last" >/dev/null
+  done
+  for i in 0 1; do
+    for other in "${CLUSTER_PORTS[@]:$((i + 1))}"; do
+      redis-cli -h 127.0.0.1 -p "${CLUSTER_PORTS[$i]}" CLUSTER MEET 127.0.0.1 "$other" >/dev/null
+    done
+  done
+  for i in $(seq 1 300); do
+    if cluster_agreed; then
+      export REDIS_CLUSTER_NODES
+      REDIS_CLUSTER_NODES=$(printf '127.0.0.1:%s,' "${CLUSTER_PORTS[@]}"); REDIS_CLUSTER_NODES=${REDIS_CLUSTER_NODES%,}
+      say "cluster of 3 masters (PIDs ${CLUSTER_PIDS[*]}) on $REDIS_CLUSTER_NODES, ok after $((i / 10)).$((i % 10)) s"
+      return 0
+    fi
+    sleep 0.1
+  done
+  say "the cluster did not reach cluster_state:ok with one slot map within 30 s"
+  return 1
+}
+
+HAVE_CLUSTER=0
+if [ -n "${REDIS_CLUSTER_NODES:-}" ]; then
+  phase "Redis Cluster: using REDIS_CLUSTER_NODES=$REDIS_CLUSTER_NODES"
+  HAVE_CLUSTER=1
+  CLUSTER_TEXT="given: $REDIS_CLUSTER_NODES"
+else
+  phase "Redis Cluster: forming a private cluster of 3 masters"
+  if start_cluster; then
+    HAVE_CLUSTER=1
+    CLUSTER_TEXT="3 masters, no replicas, on 127.0.0.1 (formed by run.sh)"
+  else
+    for pid in "${CLUSTER_PIDS[@]}"; do stop_pid "$pid"; done
+    CLUSTER_PIDS=()
+    failed "Redis Cluster"
+    say "no cluster: its rows are skipped"
+  fi
+fi
 
 # ---------------------------------------------------------------- PostgreSQL
 
@@ -245,11 +356,74 @@ else
   fi
 fi
 
+# ---------------------------------------------------------------- settings of the ratio phase and the catalog
+
+if [ $QUICK = 1 ]; then
+  ROUNDS=${ROUNDS:-2}
+  # One short iteration per trial: enough to show each ratio's order of magnitude, not to judge it.
+  ROUND_JMH=(-f 1 -wi 1 -w 500ms -i 1 -r 1s -bm thrpt)
+  RB_SENDS=(10000 30000 100000)
+  # The servers stay up through the rounds; the first run of each warms the JIT for several
+  # seconds at a gentle rate, so that even the quick figures are of a warm server.
+  LOAD_FIRST_WARMUP=8; LOAD_WARMUP=2; LOAD_SECONDS=4
+  LOAD_OPTS=(--users 40 --chats 10 --rate 100)
+  HTTP_OPTS=(--callers 8 --warmup 1 --duration 3)
+  # Throughput only, K and N at the ends (K = 100 is the target's); what the rounds measured
+  # (8 threads, virtual threads, the book's send and fetch) is left to them: the tables take the
+  # rounds' median where the catalog has no figure.
+  CATALOG_JMH=(-f 1 -wi 1 -w 300ms -i 1 -r 700ms -bm thrpt -p chats=1,100 -p subscribers=1,1000
+               '^(?!.*(SendBenchmark\.send8|SendBenchmark\.sendVirtual64|BookSendBenchmark|BookFetchBenchmark)).*')
+  ROUND_LIMIT=300; CATALOG_LIMIT=600
+else
+  ROUNDS=${ROUNDS:-3}
+  # Per trial about 6 s of measuring plus 2 to 3 s of fork and set-up; 16 trials a round.
+  ROUND_JMH=(-f 1 -wi 1 -w 2s -i 2 -r 2s -bm thrpt)
+  RB_SENDS=(40000 150000 500000)
+  LOAD_FIRST_WARMUP=15; LOAD_WARMUP=5; LOAD_SECONDS=10
+  LOAD_OPTS=(--users 200 --chats 20 --rate 400)
+  HTTP_OPTS=(--callers 16 --warmup 2 --duration 8)
+  # Every benchmark in both modes on every backend: about 120 trials of 3 s plus set-up.
+  CATALOG_JMH=(-f 1 -wi 1 -w 1s -i 2 -r 1s)
+  ROUND_LIMIT=900; CATALOG_LIMIT=3600
+fi
+# shellcheck disable=SC2206 # LOAD_ARGS is split on purpose: it is a list of arguments
+LOAD_OPTS+=(${LOAD_ARGS:-})
+
+SINGLE_BACKENDS=IN_MEMORY,JEDIS,LETTUCE
+[ $HAVE_POSTGRES = 1 ] && SINGLE_BACKENDS+=,POSTGRES
+CLUSTER_BACKENDS=""
+[ $HAVE_CLUSTER = 1 ] && CLUSTER_BACKENDS=,JEDIS_CLUSTER,LETTUCE_CLUSTER
+STORES=(memory jedis lettuce)
+[ $HAVE_POSTGRES = 1 ] && STORES+=(postgres)
+
+# JMH refuses to start while another JMH holds /tmp/jmh.lock, since two runs skew each other;
+# JMH_IGNORE_LOCK=1 runs anyway, for a machine shared on purpose.
+JMH_JVM=()
+[ "${JMH_IGNORE_LOCK:-0}" = 1 ] && JMH_JVM+=(-Djmh.ignoreLock=true)
+HAVE_MANY_CALLERS=0
+"$JAVA" -jar "$JAR" -l 2>/dev/null | grep -q 'ManyCallersBenchmark' && HAVE_MANY_CALLERS=1
+
+NOTES=$OUT/notes.md
+note() { printf -- '- %s\n' "$*" >> "$NOTES"; }
+: > "$NOTES"
+note "Machine load (1, 5, 15 min) at the start: $(machine_load)."
+
+jmh() { # $1 = results file, $2 = limit in seconds, then JMH's arguments
+  local json=$1 limit=$2
+  shift 2
+  bounded "$limit" "${json%.json}.log" '^# (Benchmark|Parameters):|^# Run progress|ERROR|Exception' \
+    "$JAVA" "${JMH_JVM[@]}" -jar "$JAR" "$@" -rf json -rff "$json" -prof gc || true
+  if [ -s "$json" ]; then return 0; fi
+  grep -q 'Unable to acquire the JMH lock' "${json%.json}.log" 2>/dev/null \
+    && say "another JMH is running here; wait for it, or set JMH_IGNORE_LOCK=1"
+  return 1
+}
+
 # ---------------------------------------------------------------- redis-benchmark: the send script alone
 
-phase "redis-benchmark: the send script through EVALSHA, 1 and 8 clients"
-evalsha_bench() {
-  local lua=chat-redis-adapter/src/main/resources/dev/pigeonhole/adapter/redis/lua sha chat base n1 n8
+EVALSHA_ARGS=()
+evalsha_prepare() {
+  local lua=chat-redis-adapter/src/main/resources/dev/pigeonhole/adapter/redis/lua sha chat base
   command -v redis-benchmark >/dev/null || { say "redis-benchmark not found"; return 1; }
   # The adapter loads common.lua, bucket.lua, chat.lua and the script, each followed by a newline
   # but the last (LuaScript.load("chat_send", "bucket", "chat")): the same text, so the same SHA.
@@ -261,7 +435,8 @@ evalsha_bench() {
   base="${RUN_PREFIX}chat:{$chat}:"
   # A chat the sender belongs to, as chat_open leaves it: members with cursors and join points, id
   # counter at 0.
-  rcli DEL "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" "${base}joined" >/dev/null
+  EVALSHA_KEYS=("${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" "${base}joined")
+  rcli DEL "${EVALSHA_KEYS[@]}" >/dev/null
   rcli ZADD "${base}members" 0 alice 0 bob >/dev/null
   rcli ZADD "${base}joined" 0 alice 0 bob >/dev/null
   rcli SET "${base}ids" 0 >/dev/null
@@ -269,115 +444,157 @@ evalsha_bench() {
   # now, no idempotency key, key window, no body digest, max retained, max members, no rate limit
   # (burst 1, interval 0: the store is measured, not the limiter), publish mode P, channel, event head.
   local tail='"ts":1767225600.000,"sender":"alice","message":"hello from redis-benchmark"}'
-  local args=(EVALSHA "$sha" 9 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
+  EVALSHA_ARGS=(EVALSHA "$sha" 9 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
               "${base}joined" "${base}open" "${base}buckets" "${base}generation"
               "$chat" alice "$tail" "$(date +%s000)" "" 86400000 "" 10000 1000 1 0 P "${RUN_PREFIX}chat:{$chat}"
               "{\"type\":\"message\",\"chat\":\"$chat\",\"message\":")
   local check
-  check=$(rcli "${args[@]}" | head -1 | tr -d '\r')
-  [ "$check" = SENT ] || { say "the send script answered '$check' instead of SENT"; return 1; }
-  if [ $QUICK = 1 ]; then n1=20000; n8=50000; else n1=300000; n8=1000000; fi
-  say "1 client, $n1 sends"
-  redis-benchmark -u "$REDIS_URL" -c 1 -n "$n1" --csv "${args[@]}" > "$OUT/evalsha-c1.csv"
-  say "8 clients, $n8 sends"
-  redis-benchmark -u "$REDIS_URL" -c 8 -n "$n8" --csv "${args[@]}" > "$OUT/evalsha-c8.csv"
-  rcli DEL "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" "${base}joined" >/dev/null
-  say "EVALSHA 1 client: $(tail -1 "$OUT/evalsha-c1.csv" | awk -F'","' '{print $(NF-6)}') rps;" \
-      "8 clients: $(tail -1 "$OUT/evalsha-c8.csv" | awk -F'","' '{print $(NF-6)}') rps"
+  check=$(rcli "${EVALSHA_ARGS[@]}" | head -1 | tr -d '\r')
+  [ "$check" = SENT ] || { say "the send script answered '$check' instead of SENT"; EVALSHA_ARGS=(); return 1; }
 }
-evalsha_bench || failed "redis-benchmark"
 
-# ---------------------------------------------------------------- JMH
-
-phase "JMH (-prof gc)"
-if [ $QUICK = 1 ]; then
-  # Throughput only, one fork, one short warm-up and measurement; K and N only at the ends
-  # (K = 100 is the target's), so the whole run stays under three minutes on two cores.
-  JMH_OPTS=(-f 1 -wi 1 -w 300ms -i 1 -r 700ms -bm thrpt -p chats=1,100 -p subscribers=1,1000)
-  JMH_LIMIT=600
-else
-  # Sized for a 2-core machine: about 25 minutes for every benchmark in both modes.
-  JMH_OPTS=(-f 1 -wi 2 -w 2s -i 3 -r 3s)
-  JMH_LIMIT=21600
-fi
-# Without PostgreSQL its trials would only fail, one by one: run the other backends alone. The
-# option comes before the caller's, so that a backend asked for on the command line still wins.
-[ $HAVE_POSTGRES = 1 ] || JMH_OPTS+=(-p backend=IN_MEMORY,JEDIS,LETTUCE)
-# shellcheck disable=SC2206 # JMH_ARGS is split on purpose: it is a list of arguments
-JMH_OPTS+=(${JMH_ARGS:-} "${EXTRA_JMH[@]}")
-# JMH refuses to start while another JMH holds /tmp/jmh.lock, since two runs skew each other;
-# JMH_IGNORE_LOCK=1 runs anyway, for a machine shared on purpose.
-JMH_JVM=()
-[ "${JMH_IGNORE_LOCK:-0}" = 1 ] && JMH_JVM+=(-Djmh.ignoreLock=true)
-say "machine load (1, 5, 15 min): $(machine_load)"
-say "java -jar benchmarks.jar ${JMH_OPTS[*]} -rf json -prof gc  (REDIS_URL=$REDIS_URL)"
-bounded "$JMH_LIMIT" "$OUT/jmh.log" '^# (Benchmark|Parameters):|^Iteration|^# Run progress|ERROR|Exception' \
-  "$JAVA" "${JMH_JVM[@]}" -jar "$JAR" "${JMH_OPTS[@]}" -rf json -rff "$OUT/jmh.json" -prof gc || true
-if [ -s "$OUT/jmh.json" ]; then
-  say "JMH wrote $OUT/jmh.json"
-else
-  grep -q 'Unable to acquire the JMH lock' "$OUT/jmh.log" && say "another JMH is running here; wait for it, or set JMH_IGNORE_LOCK=1"
-  failed "JMH (see $OUT/jmh.log)"
-fi
-
-# ---------------------------------------------------------------- end to end: the server under load
-
-if [ $QUICK = 1 ]; then
-  LOAD_SECONDS=4
-  LOAD_OPTS=(--users 40 --chats 10 --rate 300 --duration $LOAD_SECONDS --warmup 1)
-else
-  # The server, the generator and Redis share the machine: a load it can carry, measured after
-  # a warm-up long enough for the JIT.
-  LOAD_SECONDS=30
-  LOAD_OPTS=(--users 200 --chats 20 --rate 400 --duration $LOAD_SECONDS --warmup 15)
-fi
-# shellcheck disable=SC2206
-LOAD_OPTS+=(${LOAD_ARGS:-})
-LOADS=()
-
-load_run() { # $1 = label, then the store options of the server
-  local label=$1 port log
+evalsha_run() { # $1 = output file, then redis-benchmark's load options (-c N -n N [-P N])
+  local out=$1
   shift
-  phase "load: $label (${LOAD_OPTS[*]})"
+  [ ${#EVALSHA_ARGS[@]} -gt 0 ] || return 0
+  redis-benchmark -u "$REDIS_URL" "$@" --csv "${EVALSHA_ARGS[@]}" > "$out" 2>"$out.err" || { failed "redis-benchmark $*"; return 0; }
+  say "redis-benchmark $*: $(tail -1 "$out" | awk -F'","' '{print $(NF-6)}') sends/s"
+}
+
+phase "redis-benchmark: the send script through EVALSHA"
+evalsha_prepare || failed "redis-benchmark"
+
+# ---------------------------------------------------------------- the servers of the end-to-end runs
+
+declare -A SERVER_URL=()
+declare -A SERVER_PORT=()
+declare -A SERVER_PID_OF=()
+start_server() { # $1 = store label, then the store options of the server; waited for by await_servers
+  local label=$1 port
+  shift
   port=$(free_port)
-  log=$OUT/server-$label.log
   # No rate limits: the load measures the store and the server, not the limiter.
   "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" \
-    --rate-send none --rate-create none --rate-invite none --rate-deliver none "$@" > "$log" 2>&1 &
-  SERVER_PID=$!
-  if ! wait_for_port "$port" "$SERVER_PID" 60; then
-    say "the $label server did not start (see $log)"
-    stop_pid "$SERVER_PID"; SERVER_PID=""
-    return 1
-  fi
-  say "server PID $SERVER_PID on http://127.0.0.1:$port"
-  local status=0
-  # A generator that hangs must not hold the run past a few times its own duration.
-  bounded $((3 * LOAD_SECONDS + 60)) "$OUT/load-$label.log" '.' \
-    "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.load.LoadGenerator --url "http://127.0.0.1:$port" \
-      "${LOAD_OPTS[@]}" --out "$OUT/load-$label.json" --label "$label" || status=$?
-  stop_pid "$SERVER_PID"; SERVER_PID=""
-  [ $status = 0 ] && [ -s "$OUT/load-$label.json" ] || return 1
-  LOADS+=(--load "$OUT/load-$label.json")
+    --rate-send none --rate-create none --rate-invite none --rate-deliver none "$@" > "$OUT/server-$label.log" 2>&1 &
+  SERVER_PIDS+=($!)
+  SERVER_PID_OF[$label]=$!
+  SERVER_PORT[$label]=$port
 }
-load_run memory --store memory || failed "load: memory"
-load_run jedis --store redis --redis-client jedis --redis-url "$REDIS_URL" --key-prefix "${RUN_PREFIX}jedis:" \
-  || failed "load: jedis"
-load_run lettuce --store redis --redis-client lettuce --redis-url "$REDIS_URL" --key-prefix "${RUN_PREFIX}lettuce:" \
-  || failed "load: lettuce"
+
+await_servers() { # the servers start side by side: on a busy machine each takes seconds
+  local label
+  for label in "${!SERVER_PORT[@]}"; do
+    if wait_for_port "${SERVER_PORT[$label]}" "${SERVER_PID_OF[$label]}" 90; then
+      SERVER_URL[$label]="http://127.0.0.1:${SERVER_PORT[$label]}"
+      say "$label server PID ${SERVER_PID_OF[$label]} on ${SERVER_URL[$label]}"
+    else
+      failed "server: $label (see $OUT/server-$label.log)"
+    fi
+  done
+}
+
+phase "servers for the end-to-end runs, one per store, kept up through the rounds"
+start_server memory --store memory
+start_server jedis --store redis --redis-client jedis --redis-url "$REDIS_URL" --key-prefix "${RUN_PREFIX}jedis:"
+start_server lettuce --store redis --redis-client lettuce --redis-url "$REDIS_URL" --key-prefix "${RUN_PREFIX}lettuce:"
 if [ $HAVE_POSTGRES = 1 ]; then
   # A schema of this run's own, which the server migrates at start; the password, if any, as the
   # server reads it (never on its command line).
-  PIGEONHOLE_POSTGRES_PASSWORD=${POSTGRES_PASSWORD:-} load_run postgres --store postgres \
+  PIGEONHOLE_POSTGRES_PASSWORD=${POSTGRES_PASSWORD:-} start_server postgres --store postgres \
     --postgres-url "$POSTGRES_URL" --postgres-user "$POSTGRES_USER" \
-    --postgres-schema "bench_load_$(printf '%04x%04x' $RANDOM $RANDOM)" || failed "load: postgres"
-else
-  say "load: postgres skipped (no PostgreSQL)"
+    --postgres-schema "bench_load_$(printf '%04x%04x' $RANDOM $RANDOM)"
 fi
+await_servers
+
+load_run() { # $1 = round folder, $2 = store label, $3 = warm-up seconds
+  local dir=$1 label=$2 warmup=$3 status=0
+  [ -n "${SERVER_URL[$label]:-}" ] || return 0
+  # A generator that hangs must not hold the run past a few times its own duration.
+  bounded $((3 * (LOAD_SECONDS + warmup) + 60)) "$dir/load-$label.log" '^(ready|setup failed)|^ *latency p(50|99) ' \
+    "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.load.LoadGenerator --url "${SERVER_URL[$label]}" \
+      "${LOAD_OPTS[@]}" --duration "$LOAD_SECONDS" --warmup "$warmup" --out "$dir/load-$label.json" --label "$label" \
+    || status=$?
+  [ $status = 0 ] && [ -s "$dir/load-$label.json" ] || failed "load: $label, round ${dir##*/}"
+}
+
+http_run() { # $1 = round folder, $2 = store label
+  local dir=$1 label=$2
+  [ -n "${SERVER_URL[$label]:-}" ] || return 0
+  bounded 120 "$dir/http-$label.log" '"(label|sendsPerSecond)"' \
+    "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.load.SendRate --url "${SERVER_URL[$label]}" "${HTTP_OPTS[@]}" \
+      --out "$dir/http-$label.json" --label "$label" || failed "HTTP send rate: $label, round ${dir##*/}"
+}
+
+# ---------------------------------------------------------------- the ratio phase: every target's two sides, back to back
+
+note "Ratio phase: $ROUNDS rounds$([ $QUICK = 1 ] && echo " (quick mode: fewer and shorter than the full run's 3)")." \
+  "Each round: redis-benchmark of the send script right before and right after the JMH run it is divided into" \
+  "(1 client, ${RB_SENDS[0]} sends, around our sends on 1 thread; 8 clients, ${RB_SENDS[1]} sends, around 8 threads;" \
+  "\`-c 50 -P 16\`, ${RB_SENDS[2]} sends, around the many callers), our pending and the book's fetch at K = 100 in one" \
+  "JMH run, then the load generator and the HTTP send rate against each store's server in turn. JMH in the rounds:" \
+  "\`${ROUND_JMH[*]}\`."
+note "Load generator: \`${LOAD_OPTS[*]} --duration $LOAD_SECONDS\`, warm-up ${LOAD_FIRST_WARMUP} s in round 1" \
+  "and ${LOAD_WARMUP} s after it (the servers stay up, so the JIT keeps what earlier rounds taught it)." \
+  "HTTP send rate: \`${HTTP_OPTS[*]}\`."
+[ $HAVE_MANY_CALLERS = 1 ] || note "ManyCallersBenchmark is not in this build: its targets are not run."
+[ $HAVE_CLUSTER = 1 ] || note "No Redis Cluster: the cluster rows and targets are not run."
+say "machine load (1, 5, 15 min): $(machine_load)"
+note "Machine load before the rounds: $(machine_load)."
+for round in $(seq 1 "$ROUNDS"); do
+  phase "ratio round $round of $ROUNDS"
+  ROUND_START=$SECONDS
+  DIR=$OUT/rounds/$round
+  mkdir -p "$DIR"
+  evalsha_run "$DIR/evalsha-c1-before.csv" -c 1 -n "${RB_SENDS[0]}"
+  jmh "$DIR/jmh-send1.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p backend=IN_MEMORY,JEDIS,LETTUCE \
+    '\.SendBenchmark\.send$' 'BookSendBenchmark\.send$' || failed "JMH send, 1 thread, round $round"
+  evalsha_run "$DIR/evalsha-c1-after.csv" -c 1 -n "${RB_SENDS[0]}"
+  evalsha_run "$DIR/evalsha-c8-before.csv" -c 8 -n "${RB_SENDS[1]}"
+  jmh "$DIR/jmh-send8.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p backend=JEDIS,LETTUCE \
+    '\.SendBenchmark\.send8$' '\.SendBenchmark\.sendVirtual64$' 'BookSendBenchmark\.send8$' \
+    || failed "JMH send, 8 threads, round $round"
+  evalsha_run "$DIR/evalsha-c8-after.csv" -c 8 -n "${RB_SENDS[1]}"
+  if [ $HAVE_MANY_CALLERS = 1 ]; then
+    evalsha_run "$DIR/evalsha-c50-P16-before.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
+    jmh "$DIR/jmh-many.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p backend=LETTUCE -p callers=64,256 \
+      'ManyCallersBenchmark\.send$' || failed "JMH many callers, round $round"
+    evalsha_run "$DIR/evalsha-c50-P16-after.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
+  fi
+  jmh "$DIR/jmh-pending.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p chats=100 -p "backend=JEDIS,LETTUCE$CLUSTER_BACKENDS" \
+    'PendingBenchmark\.pendingAndAcknowledge$' 'BookFetchBenchmark' || failed "JMH pending, round $round"
+  for store in "${STORES[@]}"; do
+    load_run "$DIR" "$store" $([ "$round" = 1 ] && echo $LOAD_FIRST_WARMUP || echo $LOAD_WARMUP)
+  done
+  for store in "${STORES[@]}"; do
+    http_run "$DIR" "$store"
+  done
+  say "round $round took $((SECONDS - ROUND_START)) s; machine load (1, 5, 15 min): $(machine_load)"
+  note "Round $round took $((SECONDS - ROUND_START)) s; machine load after it: $(machine_load)."
+done
+for pid in "${SERVER_PIDS[@]}"; do stop_pid "$pid"; done
+SERVER_PIDS=()
+
+# ---------------------------------------------------------------- the catalog: every benchmark, for the tables
+
+phase "JMH catalog (-prof gc)"
+CATALOG_JMH+=(-p "backend=$SINGLE_BACKENDS$CLUSTER_BACKENDS")
+# shellcheck disable=SC2206 # JMH_ARGS is split on purpose: it is a list of arguments
+CATALOG_JMH+=(${JMH_ARGS:-} "${EXTRA_JMH[@]}")
+note "Catalog: \`${CATALOG_JMH[*]}\`$([ $QUICK = 1 ] && echo "; what the rounds measured and it skips shows the rounds' median")."
+say "machine load (1, 5, 15 min): $(machine_load)"
+say "java -jar benchmarks.jar ${CATALOG_JMH[*]} -rf json -prof gc  (REDIS_URL=$REDIS_URL)"
+CATALOG_START=$SECONDS
+if jmh "$OUT/jmh.json" $CATALOG_LIMIT "${CATALOG_JMH[@]}"; then
+  say "JMH wrote $OUT/jmh.json"
+else
+  failed "JMH catalog (see $OUT/jmh.log)"
+fi
+note "The catalog took $((SECONDS - CATALOG_START)) s; machine load after it: $(machine_load)."
 
 # ---------------------------------------------------------------- report
 
 phase "report"
+[ ${#EVALSHA_ARGS[@]} -gt 0 ] && rcli DEL "${EVALSHA_KEYS[@]}" >/dev/null || true
 if [ $OWN_REDIS = 0 ]; then
   # Someone else's Redis: take away what the load runs left under this run's prefix.
   rcli --scan --pattern "${RUN_PREFIX}*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" UNLINK >/dev/null || true
@@ -389,10 +606,9 @@ if [ $QUICK = 1 ]; then
 else
   REPORT_DIR="$ROOT/benchmarks"
 fi
-"$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.report.ResultsReport \
-  --jmh "$OUT/jmh.json" --evalsha-1 "$OUT/evalsha-c1.csv" --evalsha-8 "$OUT/evalsha-c8.csv" "${LOADS[@]}" \
+"$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.report.ResultsReport --results "$OUT" --notes "$NOTES" \
   --out "$REPORT_DIR/RESULTS.md" --charts "$REPORT_DIR/charts" --mode "$MODE" \
-  --duration-seconds $((SECONDS - START)) --redis-version "${REDIS_VERSION:-}" \
+  --duration-seconds $((SECONDS - START)) --redis-version "${REDIS_VERSION:-}" --redis-cluster "$CLUSTER_TEXT" \
   --postgres-version "$POSTGRES_VERSION" || failed "report"
 
 echo

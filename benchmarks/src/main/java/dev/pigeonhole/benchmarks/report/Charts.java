@@ -4,7 +4,7 @@ import static dev.pigeonhole.benchmarks.Backend.JEDIS;
 import static dev.pigeonhole.benchmarks.Backend.LETTUCE;
 import static dev.pigeonhole.benchmarks.report.RunResults.DURABLE;
 import static dev.pigeonhole.benchmarks.report.RunResults.ON_REDIS;
-import static dev.pigeonhole.benchmarks.report.RunResults.SINGLE_NODE;
+import static dev.pigeonhole.benchmarks.report.RunResults.TABLED;
 
 import dev.pigeonhole.benchmarks.Backend;
 import java.io.IOException;
@@ -44,11 +44,14 @@ final class Charts {
     }
 
     private final RunResults run;
+    /** The figures the tables show, which the charts draw. */
+    private final JmhResults jmh;
     private final Path folder;
     private final List<String> warnings = new ArrayList<>();
 
     private Charts(RunResults run, Path folder) {
         this.run = run;
+        this.jmh = run.tables();
         this.folder = folder;
     }
 
@@ -81,13 +84,14 @@ final class Charts {
         List<String> x = List.of("1 thread / client", "8 threads / clients");
         Map<String, List<Double>> series = new LinkedHashMap<>();
         for (Backend backend : DURABLE) {
-            series.put(Formats.name(backend), List.of(orZero(run.send(backend, 1)), orZero(run.send(backend, 8))));
+            series.put(Formats.name(backend), List.of(orZero(jmh.send(backend, 1)), orZero(jmh.send(backend, 8))));
         }
-        series.put("Lettuce, virtual threads", List.of(0.0, orZero(run.lettuceVirtual())));
-        series.put("Book send", List.of(orZero(run.bookSend(1)), orZero(run.bookSend(8))));
-        series.put("Raw EVALSHA (JMH)", List.of(orZero(run.rawScript(1)), orZero(run.rawScript(8))));
-        series.put("redis-benchmark EVALSHA", List.of(run.evalsha1().map(RedisBenchmarkResult::rps).orElse(0.0),
-                run.evalsha8().map(RedisBenchmarkResult::rps).orElse(0.0)));
+        series.put("Lettuce, virtual threads", List.of(0.0, orZero(jmh.lettuceVirtual())));
+        series.put("Book send", List.of(orZero(jmh.bookSend(1)), orZero(jmh.bookSend(8))));
+        series.put("Raw EVALSHA (JMH)", List.of(orZero(jmh.rawScript(1)), orZero(jmh.rawScript(8))));
+        series.put("redis-benchmark EVALSHA", List.of(
+                run.redisBenchmark(Round.ONE_CLIENT).map(RedisBenchmarkResult::rps).orElse(0.0),
+                run.redisBenchmark(Round.EIGHT_CLIENTS).map(RedisBenchmarkResult::rps).orElse(0.0)));
         series.values().removeIf(values -> values.stream().allMatch(v -> v == 0));
         if (series.isEmpty()) {
             return Optional.empty();
@@ -112,17 +116,17 @@ final class Charts {
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         boolean any = false;
-        for (Backend backend : SINGLE_NODE) {
-            any |= addLine(chart, "Pigeonhole, " + Formats.name(backend), k -> run.pending(backend, k));
+        for (Backend backend : TABLED) {
+            any |= addLine(chart, "Pigeonhole, " + Formats.name(backend), k -> jmh.pending(backend, k));
         }
         for (Backend backend : ON_REDIS) {
             // When the baseline is not run per client both lines would be the same one: draw it once.
-            if (backend == LETTUCE && run.bookFetch(LETTUCE, 100).equals(run.bookFetch(JEDIS, 100))) {
+            if (backend == LETTUCE && jmh.bookFetch(LETTUCE, 100).equals(jmh.bookFetch(JEDIS, 100))) {
                 continue;
             }
-            String name = run.bookFetch(backend, 100).map(b -> b.names(backend)).orElse(false)
+            String name = jmh.bookFetch(backend, 100).map(b -> b.names(backend)).orElse(false)
                     ? "Book fetch, " + Formats.name(backend) : "Book fetch";
-            any |= addLine(chart, name, k -> run.bookFetch(backend, k));
+            any |= addLine(chart, name, k -> jmh.bookFetch(backend, k));
         }
         return any ? Optional.of(BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG)) : Optional.empty();
     }
@@ -145,7 +149,7 @@ final class Charts {
     }
 
     private Optional<byte[]> deliveryLatency() throws IOException {
-        XYChart chart = new XYChartBuilder().width(900).height(500).title("End-to-end delivery latency by percentile")
+        XYChart chart = new XYChartBuilder().width(900).height(500).title("End-to-end delivery latency by percentile (last round)")
                 .xAxisTitle("percentile, as 1/(1-p): 10 = p90, 100 = p99, 1000 = p99.9")
                 .yAxisTitle("microseconds (log)").build();
         chart.getStyler().setXAxisLogarithmic(true);
@@ -154,7 +158,7 @@ final class Charts {
         chart.getStyler().setMarkerSize(0);
         boolean any = false;
         Set<String> used = new HashSet<>();
-        for (LoadRun load : run.loads()) {
+        for (LoadRun load : run.lastLoads()) {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
             for (JsonNode p : load.json().path("percentiles").values()) {

@@ -22,7 +22,8 @@ final class Formats {
             case JEDIS -> "Jedis";
             case LETTUCE -> "Lettuce";
             case POSTGRES -> "PostgreSQL";
-            case JEDIS_CLUSTER, LETTUCE_CLUSTER -> backend.name();
+            case JEDIS_CLUSTER -> "Jedis, 3-master cluster";
+            case LETTUCE_CLUSTER -> "Lettuce, 3-master cluster";
         };
     }
 

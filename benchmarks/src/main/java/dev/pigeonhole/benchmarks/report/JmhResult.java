@@ -96,6 +96,11 @@ record JmhResult(String className, String method, String mode, int threads, Map<
         return method.toLowerCase(Locale.ROOT).contains("virtual");
     }
 
+    /** What makes two results the same measurement: class, method, mode, threads and parameters. */
+    String key() {
+        return className + "." + method + " " + mode + " t" + threads + " " + paramText();
+    }
+
     String paramText() {
         if (params.isEmpty()) {
             return "";

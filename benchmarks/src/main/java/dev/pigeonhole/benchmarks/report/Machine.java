@@ -35,6 +35,7 @@ final class Machine {
         row(md, "JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
                 + " (" + System.getProperty("java.vm.vendor") + ")");
         row(md, "Redis", redisVersion(options).orElse("unknown"));
+        options.redisCluster().ifPresent(cluster -> row(md, "Redis Cluster", cluster));
         options.postgresVersion().ifPresent(version -> row(md, "PostgreSQL", version));
         md.append('\n');
     }

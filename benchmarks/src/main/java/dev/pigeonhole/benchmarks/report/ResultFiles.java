@@ -4,16 +4,29 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Reads what one run left behind: the JMH JSON, the redis-benchmark CSV of the send script at 1
- * and 8 clients, and the load generator's JSON files. Any of them may be absent or cut short: a
- * run is often partial (a benchmark not written yet, Redis not there), and a report that says
- * "not run" is more useful than none, so each problem becomes a warning the report prints.
+ * Reads what one run of {@code benchmarks/run.sh} left in its results folder:
+ * <pre>
+ * jmh.json                      the catalog: one JMH run of every benchmark, for the tables
+ * rounds/N/jmh-*.json           round N of the ratio phase: its JMH runs,
+ * rounds/N/evalsha-KIND-*.csv   redis-benchmark of the send script (KIND c1, c8, c50-P16), before and after JMH,
+ * rounds/N/load-STORE.json      the load generator against each store's server,
+ * rounds/N/http-STORE.json      and the HTTP send rate on each
+ * connections.json              the many-live-connections benchmark, when it was run
+ * </pre>
+ * Any of them may be absent or cut short: a run is often partial (a benchmark not written yet,
+ * PostgreSQL not installed), and a report that says "not run" is more useful than none, so each
+ * problem becomes a warning the report prints.
  */
 final class ResultFiles {
 
@@ -24,20 +37,76 @@ final class ResultFiles {
     private ResultFiles() {
     }
 
-    static RunResults read(Optional<Path> jmh, Optional<Path> evalsha1, Optional<Path> evalsha8, List<Path> loads) {
+    static RunResults read(Path folder) {
         ResultFiles files = new ResultFiles();
-        List<JmhResult> jmhResults = jmh.flatMap(files::readJmh).orElse(List.of());
-        Optional<RedisBenchmarkResult> oneClient = evalsha1.flatMap(files::readRedisBenchmark);
-        Optional<RedisBenchmarkResult> eightClients = evalsha8.flatMap(files::readRedisBenchmark);
-        List<LoadRun> loadRuns = loads.stream().map(files::readLoad).flatMap(Optional::stream).toList();
-        return new RunResults(jmhResults, oneClient, eightClients, loadRuns, List.copyOf(files.warnings));
+        Path catalogFile = folder.resolve("jmh.json");
+        JmhResults catalog;
+        if (Files.isRegularFile(catalogFile)) {
+            catalog = files.readJmh(catalogFile).map(JmhResults::new).orElse(JmhResults.NONE);
+        } else {
+            files.warnings.add("JMH catalog " + catalogFile + " not found: the tables show only what the rounds measured.");
+            catalog = JmhResults.NONE;
+        }
+        List<Round> rounds = files.readRounds(folder.resolve("rounds"));
+        Optional<JsonNode> connections = Optional.of(folder.resolve("connections.json")).filter(Files::isRegularFile)
+                .flatMap(files::readJson);
+        return new RunResults(catalog, rounds, connections, List.copyOf(files.warnings));
+    }
+
+    private List<Round> readRounds(Path folder) {
+        if (!Files.isDirectory(folder)) {
+            warnings.add("no rounds in " + folder + ": every target shows \"not run\".");
+            return List.of();
+        }
+        List<Path> numbered;
+        try (Stream<Path> entries = Files.list(folder)) {
+            numbered = entries.filter(Files::isDirectory).filter(p -> p.getFileName().toString().matches("\\d+"))
+                    .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString()))).toList();
+        } catch (IOException e) {
+            warnings.add("rounds in " + folder + " could not be listed: " + e.getMessage());
+            return List.of();
+        }
+        return numbered.stream().map(this::readRound).toList();
+    }
+
+    private Round readRound(Path folder) {
+        int number = Integer.parseInt(folder.getFileName().toString());
+        List<JmhResult> jmh = new ArrayList<>();
+        Map<String, List<RedisBenchmarkResult>> redisBenchmark = new TreeMap<>();
+        Map<String, LoadRun> loads = new LinkedHashMap<>();
+        Map<String, LoadRun> http = new LinkedHashMap<>();
+        for (Path file : sortedFiles(folder)) {
+            String name = file.getFileName().toString();
+            if (name.startsWith("jmh") && name.endsWith(".json")) {
+                readJmh(file).ifPresent(jmh::addAll);
+            } else if (name.startsWith("evalsha-") && name.endsWith(".csv")) {
+                // evalsha-KIND-WHEN.csv: the kind is everything between the prefix and the last dash.
+                String stem = name.substring("evalsha-".length(), name.length() - ".csv".length());
+                String kind = stem.contains("-") ? stem.substring(0, stem.lastIndexOf('-')) : stem;
+                readRedisBenchmark(file).ifPresent(r -> redisBenchmark.computeIfAbsent(kind, k -> new ArrayList<>()).add(r));
+            } else if (name.startsWith("load-") && name.endsWith(".json")) {
+                readRun(file, "load-").ifPresent(run -> loads.put(storeOf(name, "load-"), run));
+            } else if (name.startsWith("http-") && name.endsWith(".json")) {
+                readRun(file, "http-").ifPresent(run -> http.put(storeOf(name, "http-"), run));
+            }
+        }
+        return new Round(number, new JmhResults(List.copyOf(jmh)), redisBenchmark, loads, http);
+    }
+
+    private List<Path> sortedFiles(Path folder) {
+        try (Stream<Path> entries = Files.list(folder)) {
+            return entries.filter(Files::isRegularFile).sorted().toList();
+        } catch (IOException e) {
+            warnings.add("round " + folder + " could not be listed: " + e.getMessage());
+            return List.of();
+        }
+    }
+
+    private static String storeOf(String fileName, String prefix) {
+        return fileName.substring(prefix.length(), fileName.length() - ".json".length());
     }
 
     private Optional<List<JmhResult>> readJmh(Path file) {
-        if (!Files.isRegularFile(file)) {
-            warnings.add("JMH results " + file + " not found: every JMH row shows \"not run\".");
-            return Optional.empty();
-        }
         try {
             JsonNode root = JSON.readTree(file.toFile());
             List<JmhResult> read = new ArrayList<>();
@@ -53,10 +122,6 @@ final class ResultFiles {
     }
 
     private Optional<RedisBenchmarkResult> readRedisBenchmark(Path file) {
-        if (!Files.isRegularFile(file)) {
-            warnings.add("redis-benchmark output " + file + " not found.");
-            return Optional.empty();
-        }
         try {
             Optional<RedisBenchmarkResult> parsed = RedisBenchmarkResult.parse(Files.readAllLines(file));
             if (parsed.isEmpty()) {
@@ -69,17 +134,17 @@ final class ResultFiles {
         }
     }
 
-    private Optional<LoadRun> readLoad(Path file) {
-        if (!Files.isRegularFile(file)) {
-            warnings.add("load result " + file + " not found.");
-            return Optional.empty();
-        }
+    /** A load generator's or HTTP send rate's JSON, labelled with its own label or else its file's store. */
+    private Optional<LoadRun> readRun(Path file, String prefix) {
+        return readJson(file).map(json -> new LoadRun(json.path("label").asString(storeOf(file.getFileName().toString(),
+                prefix)), json));
+    }
+
+    private Optional<JsonNode> readJson(Path file) {
         try {
-            JsonNode json = JSON.readTree(file.toFile());
-            String fallback = file.getFileName().toString().replaceFirst("\\.json$", "");
-            return Optional.of(new LoadRun(json.path("label").asString(fallback), json));
+            return Optional.of(JSON.readTree(file.toFile()));
         } catch (RuntimeException e) {
-            warnings.add("load result " + file + " could not be read (" + e.getMessage() + ").");
+            warnings.add(file + " could not be read (" + e.getMessage() + ").");
             return Optional.empty();
         }
     }

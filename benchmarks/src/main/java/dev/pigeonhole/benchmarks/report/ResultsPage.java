@@ -10,7 +10,8 @@ import static dev.pigeonhole.benchmarks.report.Formats.percentileText;
 import static dev.pigeonhole.benchmarks.report.Formats.scoreText;
 import static dev.pigeonhole.benchmarks.report.Formats.usText;
 import static dev.pigeonhole.benchmarks.report.RunResults.ON_REDIS;
-import static dev.pigeonhole.benchmarks.report.RunResults.SINGLE_NODE;
+import static dev.pigeonhole.benchmarks.report.RunResults.STORES;
+import static dev.pigeonhole.benchmarks.report.RunResults.TABLED;
 
 import dev.pigeonhole.benchmarks.Backend;
 import java.io.IOException;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
@@ -31,12 +31,15 @@ final class ResultsPage {
 
     private final ResultsReport.Options options;
     private final RunResults run;
+    /** The figures the tables show: the catalog, completed by the rounds' medians. */
+    private final JmhResults jmh;
     private final Charts.Drawn charts;
     private final StringBuilder md = new StringBuilder();
 
     private ResultsPage(ResultsReport.Options options, RunResults run, Charts.Drawn charts) {
         this.options = options;
         this.run = run;
+        this.jmh = run.tables();
         this.charts = charts;
     }
 
@@ -51,15 +54,20 @@ final class ResultsPage {
                 .append("` through `dev.pigeonhole.benchmarks.report.ResultsReport`; rerun it to refresh this page.\n\n");
         Machine.section(md, options);
         if (options.mode().equals("quick")) {
-            md.append("> **Quick mode:** very short JMH iterations and load runs. The numbers show that every "
-                    + "piece works and roughly where it stands; they are not the measurement. Run "
+            md.append("> **Quick mode:** fewer and much shorter rounds, JMH iterations and load runs than the full "
+                    + "run. The numbers show that every piece works and roughly where it stands; they are not the "
+                    + "measurement, and a verdict drawn from fewer than 3 rounds is not one either. Run "
                     + "`benchmarks/run.sh` without `--quick` for that.\n\n");
         }
+        coldWarning();
+        notes();
         targets();
         send();
         pending();
         mailboxAndPresence();
         load();
+        httpRate();
+        connections();
         allThroughput();
         allLatency();
         List<String> warnings = new ArrayList<>(run.warnings());
@@ -70,6 +78,8 @@ final class ResultsPage {
             md.append('\n');
         }
         md.append("## How to read this\n\n")
+                .append("- The targets come from the rounds of the ratio phase; the tables from the catalog, one JMH "
+                        + "run of every benchmark (a result only the rounds measured shows their median, without ±).\n")
                 .append("- Throughput is JMH's mean over measurement iterations, ± its 99.9% confidence half-width.\n")
                 .append("- B/op is `gc.alloc.rate.norm` from `-prof gc`: bytes allocated per operation, by "
                         + "the benchmark thread.\n")
@@ -82,10 +92,27 @@ final class ResultsPage {
     }
 
     private void targets() {
-        md.append("## Targets\n\n| Ratio | Target | Measured | Result |\n|---|---|---|---|\n");
-        for (Ratio r : Targets.of(run)) {
-            md.append("| ").append(r.name()).append(" | ").append(r.target()).append(" | ")
-                    .append(r.measuredText()).append(" | ").append(r.verdict()).append(" |\n");
+        List<Ratio> ratios = Targets.of(run);
+        int rounds = run.rounds().stream().mapToInt(Round::number).max().orElse(0);
+        md.append("## Targets\n\n")
+                .append("Each target's two sides are measured back to back in every round of the ratio phase (")
+                .append(rounds).append(rounds == 1 ? " round" : " rounds").append(" in this run")
+                .append(rounds < 3 ? ", fewer than the 3 a verdict needs: read these as a first look" : "")
+                .append("). A target is **met** only when every round clears it, **missed** when none does, and "
+                        + "**undecided** when the rounds fall on both sides of it.\n\n");
+        md.append("| Ratio | Target");
+        for (int n = 1; n <= rounds; n++) {
+            md.append(" | Round ").append(n);
+        }
+        md.append(" | Spread (min – max) | Verdict |\n|---|---").append("|---:".repeat(rounds)).append("|---|---|\n");
+        for (Ratio r : ratios) {
+            md.append("| ").append(r.name()).append(" | ").append(r.targetText());
+            for (int n = 1; n <= rounds; n++) {
+                int number = n;
+                md.append(" | ").append(r.rounds().stream().filter(side -> side.round() == number).findFirst()
+                        .map(r::roundText).orElse("—"));
+            }
+            md.append(" | ").append(r.spreadText()).append(" | ").append(r.verdictText()).append(" |\n");
         }
         md.append('\n');
         // Why a target is missed takes a person reading a profile; it lives in a file of its own
@@ -105,24 +132,34 @@ final class ResultsPage {
         chartLink(charts.send(), "Send throughput by backend and threads, against the book and redis-benchmark");
         md.append("| What | Threads | Throughput (ops/s) | B/op |\n|---|---:|---:|---:|\n");
         for (int threads : List.of(1, 8)) {
-            for (Backend backend : SINGLE_NODE) {
-                resultRow("Pigeonhole send, " + Formats.name(backend), threads, run.send(backend, threads));
+            for (Backend backend : TABLED) {
+                resultRow("Pigeonhole send, " + Formats.name(backend), threads, jmh.send(backend, threads));
             }
-            resultRow("Book send (baseline)", threads, run.bookSend(threads));
-            resultRow("Send script via EVALSHA on the raw client (JMH)", threads, run.rawScript(threads));
-            Optional<RedisBenchmarkResult> rb = threads == 1 ? run.evalsha1() : run.evalsha8();
+            resultRow("Book send (baseline)", threads, jmh.bookSend(threads));
+            resultRow("Send script via EVALSHA on the raw client (JMH)", threads, jmh.rawScript(threads));
+            Optional<RedisBenchmarkResult> rb = run.redisBenchmark(threads == 1 ? Round.ONE_CLIENT : Round.EIGHT_CLIENTS);
             md.append("| redis-benchmark EVALSHA of the send script | ").append(threads).append(threads == 1 ? " client | " : " clients | ")
                     .append(rb.map(r -> opsText(r.rps())).orElse(NOT_RUN)).append(" | — |\n");
         }
-        Optional<JmhResult> virtual = run.lettuceVirtual();
+        Optional<JmhResult> virtual = jmh.lettuceVirtual();
         resultRow("Pigeonhole send, Lettuce on virtual threads" + virtual.map(v -> " (" + v.method() + ")")
                 .orElse(""), virtual.map(JmhResult::threads).orElse(0), virtual);
+        for (Backend backend : RunResults.ON_REDIS) {
+            for (int callers : Targets.MANY_CALLERS) {
+                resultRow("Pigeonhole send, " + Formats.name(backend) + ", " + callers + " callers (ManyCallersBenchmark)",
+                        0, jmh.manyCallers(backend, callers));
+            }
+        }
+        md.append("| redis-benchmark EVALSHA of the send script, pipelined (`-c 50 -P 16`) | 50 clients | ")
+                .append(run.redisBenchmark(Round.PIPELINED).map(r -> opsText(r.rps())).orElse(NOT_RUN)).append(" | — |\n");
         md.append('\n');
-        if (run.evalsha1().isPresent() || run.evalsha8().isPresent()) {
-            md.append("redis-benchmark latency of the send script: ");
-            run.evalsha1().ifPresent(r -> md.append("1 client p50 ").append(millisText(r.p50Millis())).append(", p99 ")
+        Optional<RedisBenchmarkResult> one = run.redisBenchmark(Round.ONE_CLIENT);
+        Optional<RedisBenchmarkResult> eight = run.redisBenchmark(Round.EIGHT_CLIENTS);
+        if (one.isPresent() || eight.isPresent()) {
+            md.append("redis-benchmark figures are the median over the rounds; latency of the send script: ");
+            one.ifPresent(r -> md.append("1 client p50 ").append(millisText(r.p50Millis())).append(", p99 ")
                     .append(millisText(r.p99Millis())).append("; "));
-            run.evalsha8().ifPresent(r -> md.append("8 clients p50 ").append(millisText(r.p50Millis())).append(", p99 ")
+            eight.ifPresent(r -> md.append("8 clients p50 ").append(millisText(r.p50Millis())).append(", p99 ")
                     .append(millisText(r.p99Millis())).append('.'));
             md.append("\n\n");
         }
@@ -138,16 +175,16 @@ final class ResultsPage {
         md.append("## Pending and acknowledge against the book's fetch\n\n");
         chartLink(charts.pending(), "Pending K=1/10/100, ours against the book's fetch (log scale)");
         md.append("| K");
-        SINGLE_NODE.forEach(backend -> md.append(" | Pigeonhole, ").append(Formats.name(backend)));
+        TABLED.forEach(backend -> md.append(" | Pigeonhole, ").append(Formats.name(backend)));
         ON_REDIS.forEach(backend -> md.append(" | Book fetch (").append(Formats.name(backend)).append(')'));
-        md.append(" |\n|---:").append("|---:".repeat(SINGLE_NODE.size() + ON_REDIS.size())).append("|\n");
+        md.append(" |\n|---:").append("|---:".repeat(TABLED.size() + ON_REDIS.size())).append("|\n");
         for (int k : List.of(1, 10, 100)) {
             md.append("| ").append(k);
-            for (Backend backend : SINGLE_NODE) {
-                md.append(" | ").append(run.pending(backend, k).map(b -> opsText(b.score())).orElse(NOT_RUN));
+            for (Backend backend : TABLED) {
+                md.append(" | ").append(jmh.pending(backend, k).map(b -> opsText(b.score())).orElse(NOT_RUN));
             }
             for (Backend backend : ON_REDIS) {
-                md.append(" | ").append(run.bookFetch(backend, k).map(b -> opsText(b.score())).orElse(NOT_RUN));
+                md.append(" | ").append(jmh.bookFetch(backend, k).map(b -> opsText(b.score())).orElse(NOT_RUN));
             }
             md.append(" |\n");
         }
@@ -157,8 +194,8 @@ final class ResultsPage {
     /** The other hot paths, one column per backend: they have no baseline, only each other. */
     private void mailboxAndPresence() {
         md.append("## Mailbox and presence\n\n| What");
-        SINGLE_NODE.forEach(backend -> md.append(" | ").append(Formats.name(backend)));
-        md.append(" |\n|---").append("|---:".repeat(SINGLE_NODE.size())).append("|\n");
+        TABLED.forEach(backend -> md.append(" | ").append(Formats.name(backend)));
+        md.append(" |\n|---").append("|---:".repeat(TABLED.size())).append("|\n");
         otherRow("Direct message delivered, read and acknowledged", "MailboxBenchmark");
         otherRow("Presence heartbeat", "PresenceBenchmark");
         md.append("\nThroughput in operations per second.\n\n");
@@ -166,30 +203,112 @@ final class ResultsPage {
 
     private void otherRow(String what, String className) {
         md.append("| ").append(what);
-        for (Backend backend : SINGLE_NODE) {
-            md.append(" | ").append(run.of(className, backend).map(Formats::scoreText).orElse(NOT_RUN));
+        for (Backend backend : TABLED) {
+            md.append(" | ").append(jmh.of(className, backend).map(Formats::scoreText).orElse(NOT_RUN));
         }
         md.append(" |\n");
     }
 
     private void load() {
         md.append("## End to end: the server under load\n\n");
-        chartLink(charts.latency(), "End-to-end delivery latency by percentile, per backend");
+        chartLink(charts.latency(), "End-to-end delivery latency by percentile, per backend, last round");
+        md.append("One server per store, started once and kept through the rounds, so that later rounds meet a "
+                + "warm JIT; the stores take turns in each round.\n\n");
         md.append("| Run | Users | Chats | Target rate | Sends/s | Deliveries/s | Delivered / expected | Errors "
                 + "| p50 | p90 | p99 | p99.9 | max |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        List<LoadRun> shown = new ArrayList<>();
-        for (Backend backend : SINGLE_NODE) {
-            String label = Formats.loadLabel(backend);
-            List<LoadRun> matching = run.loads().stream().filter(l -> l.label().toLowerCase(Locale.ROOT).contains(label))
-                    .filter(l -> !shown.contains(l)).toList();
-            if (matching.isEmpty()) {
-                md.append("| ").append(label).append(" | ").append((NOT_RUN + " | ").repeat(12).trim()).append('\n');
+        List<LoadRun> loads = run.loads();
+        if (loads.isEmpty()) {
+            for (String store : STORES) {
+                md.append("| ").append(store).append(" | ").append((NOT_RUN + " | ").repeat(12).trim()).append('\n');
             }
-            matching.forEach(this::loadRow);
-            shown.addAll(matching);
         }
-        run.loads().stream().filter(l -> !shown.contains(l)).forEach(this::loadRow);
+        loads.forEach(this::loadRow);
         md.append('\n');
+        if (run.rounds().stream().flatMap(r -> r.loads().values().stream())
+                .noneMatch(l -> Targets.fanOutP99Millis(l.json()).isPresent())) {
+            md.append("Fan-out to 100 sockets in one chat: ").append(NOT_RUN)
+                    .append(" (no load result holds a `fanOut` scenario).\n\n");
+        }
+    }
+
+    /** The HTTP send rate: callers that send as fast as the server answers, the capacity the load runs stay under. */
+    private void httpRate() {
+        md.append("## HTTP send rate\n\n")
+                .append("Closed-loop callers posting sends into one chat over HTTP, each sending again as soon as "
+                        + "its answer arrives (`SendRate`): the most sends a second the server carries per store. The "
+                        + "stores take turns within each round. Sends per second, with p50 / p99 of one send.\n\n");
+        md.append("| Round");
+        STORES.forEach(store -> md.append(" | ").append(store));
+        md.append(" |\n|---:").append("|---:".repeat(STORES.size())).append("|\n");
+        if (run.rounds().isEmpty()) {
+            md.append("| — ").append((" | " + NOT_RUN).repeat(STORES.size())).append(" |\n");
+        }
+        for (Round round : run.rounds()) {
+            md.append("| ").append(round.number());
+            for (String store : STORES) {
+                md.append(" | ").append(Optional.ofNullable(round.http().get(store)).map(h -> num(h.json(), "sendsPerSecond")
+                        + " (" + microsText(h.json().path("latencyMicros").path("p50")) + " / "
+                        + microsText(h.json().path("latencyMicros").path("p99")) + ")").orElse(NOT_RUN));
+            }
+            md.append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /** The many-live-connections benchmark's own JSON, shown field by field when it was run. */
+    private void connections() {
+        md.append("## Many live connections\n\n");
+        if (run.connections().isEmpty()) {
+            md.append(NOT_RUN).append(" (no `connections.json` in the results). Its targets: connects per second at "
+                    + "N = 5 000 at least 0.8× the rate at N = 100 and at least 500/s; at most 64 kB of server "
+                    + "memory per idle socket; the last of 999 sockets in one chat served within 50 ms at N = 5 000."
+                    + "\n\n");
+            return;
+        }
+        md.append("| Field | Value |\n|---|---:|\n");
+        flatten("", run.connections().get());
+        md.append('\n');
+    }
+
+    private void flatten(String path, JsonNode node) {
+        if (node.isObject()) {
+            node.properties().forEach(e -> flatten(path.isEmpty() ? e.getKey() : path + "." + e.getKey(), e.getValue()));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                flatten(path + "[" + i + "]", node.get(i));
+            }
+        } else {
+            md.append("| ").append(path).append(" | ")
+                    .append(node.isNumber() ? opsText(node.asDouble()) : node.asString("")).append(" |\n");
+        }
+    }
+
+    /**
+     * A load run whose median delivery takes 100 ms or more measured a cold or overloaded server,
+     * not the system: the page says so above the numbers rather than leave them to be quoted.
+     */
+    private void coldWarning() {
+        List<String> slow = run.loads().stream().filter(l -> l.json().path("latencyMicros").path("p50").isNumber()
+                        && l.json().path("latencyMicros").path("p50").asDouble() >= 100_000)
+                .map(LoadRun::label).toList();
+        if (!slow.isEmpty()) {
+            md.append("> **Cold end-to-end figures:** the median delivery of ").append(String.join(", ", slow))
+                    .append(" took 100 ms or more: those runs measured a server still warming up (or a machine "
+                            + "busy with other work), not its steady state.\n\n");
+        }
+    }
+
+    /** What run.sh noted about this run: its rounds, options and the machine's load along the way. */
+    private void notes() {
+        if (options.notes().isEmpty()) {
+            return;
+        }
+        try {
+            md.append("### How this run was made\n\n").append(Files.readString(options.notes().get()).strip())
+                    .append("\n\n");
+        } catch (IOException e) {
+            md.append("(the run's notes could not be read: ").append(e.getMessage()).append(")\n\n");
+        }
     }
 
     private void loadRow(LoadRun load) {
@@ -210,7 +329,7 @@ final class ResultsPage {
 
     private void allThroughput() {
         md.append("## Every throughput result\n\n");
-        List<JmhResult> rows = run.jmh().stream().filter(JmhResult::isThroughput).sorted(ORDER).toList();
+        List<JmhResult> rows = jmh.all().stream().filter(JmhResult::isThroughput).sorted(ORDER).toList();
         if (rows.isEmpty()) {
             md.append("JMH: ").append(NOT_RUN).append(".\n\n");
             return;
@@ -227,7 +346,7 @@ final class ResultsPage {
     private void allLatency() {
         md.append("## Latency (JMH sample and average time)\n\n");
         // Single-shot and average-time results have no percentiles; they still belong here.
-        List<JmhResult> rows = run.jmh().stream().filter(b -> !b.isThroughput()).sorted(ORDER).toList();
+        List<JmhResult> rows = jmh.all().stream().filter(b -> !b.isThroughput()).sorted(ORDER).toList();
         if (rows.isEmpty()) {
             md.append("Time-per-operation benchmarks: ").append(NOT_RUN).append(".\n\n");
             return;

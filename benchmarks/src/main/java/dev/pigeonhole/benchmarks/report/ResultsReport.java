@@ -4,33 +4,31 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
  * Turns one benchmark run into {@code benchmarks/RESULTS.md} and its charts, in four steps that
- * each have a class: {@link ResultFiles} reads what the run left (the JMH JSON, the
- * redis-benchmark CSV of the send script at 1 and 8 clients, the load generator's JSON files),
- * {@link Targets} computes the ratios the run is held to, {@link Charts} draws the pictures and
- * {@link ResultsPage} writes the page. Any input may be absent: a report that says "not run" is
- * more useful than none.
+ * each have a class: {@link ResultFiles} reads what the run left in its results folder (the JMH
+ * catalog, and per round of the ratio phase its JMH runs, redis-benchmark CSVs, load and HTTP
+ * results), {@link Targets} computes the ratios the run is held to, round by round, {@link Charts}
+ * draws the pictures and {@link ResultsPage} writes the page. Any input may be absent: a report
+ * that says "not run" is more useful than none.
  *
  * <pre>
  * java -cp benchmarks.jar dev.pigeonhole.benchmarks.report.ResultsReport \
- *   --jmh jmh.json --evalsha-1 evalsha-c1.csv --evalsha-8 evalsha-c8.csv \
- *   --load load-memory.json --load load-jedis.json ... \
+ *   --results benchmarks/target/results \
  *   --out benchmarks/RESULTS.md --charts benchmarks/charts --mode quick --duration-seconds 170 \
- *   [--redis-version 7.0.15 | --redis-url redis://127.0.0.1:6379] [--postgres-version 15.14]
+ *   [--redis-version 7.0.15 | --redis-url redis://127.0.0.1:6379] [--redis-cluster "3 masters, 127.0.0.1"] \
+ *   [--postgres-version 15.14] [--notes notes.md]
  * </pre>
  */
 public final class ResultsReport {
 
     /** The command line, checked. */
-    record Options(Optional<Path> jmh, Optional<Path> evalsha1, Optional<Path> evalsha8, List<Path> loads,
-                   Path out, Path charts, String mode, OptionalDouble durationSeconds, Optional<String> redisVersion,
-                   Optional<String> redisUrl, Optional<String> postgresVersion) {
+    record Options(Path results, Path out, Path charts, String mode, OptionalDouble durationSeconds,
+                   Optional<String> redisVersion, Optional<String> redisUrl, Optional<String> redisCluster,
+                   Optional<String> postgresVersion, Optional<Path> notes) {
     }
 
     private ResultsReport() {
@@ -44,9 +42,10 @@ public final class ResultsReport {
             options = parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("ResultsReport: " + e.getMessage());
-            System.err.println("usage: ResultsReport [--jmh F] [--evalsha-1 F] [--evalsha-8 F] [--load F]... "
+            System.err.println("usage: ResultsReport [--results DIR] "
                     + "[--out RESULTS.md] [--charts DIR] [--mode quick|full] [--duration-seconds S] "
-                    + "[--redis-version V | --redis-url redis://host:port] [--postgres-version V]");
+                    + "[--redis-version V | --redis-url redis://host:port] [--redis-cluster TEXT] "
+                    + "[--postgres-version V] [--notes FILE]");
             System.exit(2);
             return;
         }
@@ -55,7 +54,7 @@ public final class ResultsReport {
     }
 
     static void write(Options options) throws IOException {
-        RunResults run = ResultFiles.read(options.jmh(), options.evalsha1(), options.evalsha8(), options.loads());
+        RunResults run = ResultFiles.read(options.results());
         Files.createDirectories(options.out().toAbsolutePath().getParent());
         Files.createDirectories(options.charts());
         Charts.Drawn charts = Charts.draw(run, options.charts());
@@ -63,17 +62,16 @@ public final class ResultsReport {
     }
 
     static Options parse(String[] args) {
-        Optional<Path> jmh = Optional.empty();
-        Optional<Path> e1 = Optional.empty();
-        Optional<Path> e8 = Optional.empty();
-        List<Path> loads = new ArrayList<>();
+        Path results = Path.of("benchmarks/target/results");
         Path out = Path.of("benchmarks/RESULTS.md");
         Path charts = null;
         String mode = "full";
         OptionalDouble duration = OptionalDouble.empty();
         Optional<String> redisVersion = Optional.empty();
         Optional<String> redisUrl = Optional.empty();
+        Optional<String> redisCluster = Optional.empty();
         Optional<String> postgresVersion = Optional.empty();
+        Optional<Path> notes = Optional.empty();
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (i + 1 >= args.length) {
@@ -81,17 +79,16 @@ public final class ResultsReport {
             }
             String value = args[++i];
             switch (flag) {
-                case "--jmh" -> jmh = Optional.of(Path.of(value));
-                case "--evalsha-1" -> e1 = Optional.of(Path.of(value));
-                case "--evalsha-8" -> e8 = Optional.of(Path.of(value));
-                case "--load" -> loads.add(Path.of(value));
+                case "--results" -> results = Path.of(value);
                 case "--out" -> out = Path.of(value);
                 case "--charts" -> charts = Path.of(value);
                 case "--mode" -> mode = value;
                 case "--duration-seconds" -> duration = OptionalDouble.of(Double.parseDouble(value));
                 case "--redis-version" -> redisVersion = Optional.of(value).filter(v -> !v.isBlank());
                 case "--redis-url" -> redisUrl = Optional.of(value).filter(v -> !v.isBlank());
+                case "--redis-cluster" -> redisCluster = Optional.of(value).filter(v -> !v.isBlank());
                 case "--postgres-version" -> postgresVersion = Optional.of(value).filter(v -> !v.isBlank());
+                case "--notes" -> notes = Optional.of(Path.of(value)).filter(Files::isRegularFile);
                 default -> throw new IllegalArgumentException("unknown option " + flag);
             }
         }
@@ -99,6 +96,7 @@ public final class ResultsReport {
         if (charts == null) {
             charts = parent.resolve("charts");
         }
-        return new Options(jmh, e1, e8, loads, out, charts, mode, duration, redisVersion, redisUrl, postgresVersion);
+        return new Options(results, out, charts, mode, duration, redisVersion, redisUrl, redisCluster, postgresVersion,
+                notes);
     }
 }

@@ -3,6 +3,9 @@ package dev.pigeonhole.benchmarks.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pigeonhole.benchmarks.Backend;
+import dev.pigeonhole.benchmarks.report.Ratio.Kind;
+import dev.pigeonhole.benchmarks.report.Ratio.Side;
+import dev.pigeonhole.benchmarks.report.Ratio.Verdict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,73 +13,208 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.ObjectMapper;
 
 class TargetsTest {
 
-    @Test
-    void a_ratio_is_ours_over_the_baseline_and_says_by_how_much_it_clears_the_target() {
-        Ratio ratio = new Ratio("send ÷ book send", "≥ 4×", 4, OptionalDouble.of(5_000), OptionalDouble.of(1_000), false);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-        assertThat(ratio.measured()).hasValue(5.0);
-        assertThat(ratio.measuredText()).isEqualTo("5.00×");
-        assertThat(ratio.verdict()).isEqualTo("**pass** (+25% over target)");
+    @Test
+    void a_target_is_met_only_when_every_round_clears_it_and_says_by_how_much_the_worst_did() {
+        Ratio ratio = ratio(4, side(1, 5_000, 1_000), side(2, 4_400, 1_000), side(3, 6_000, 1_000));
+
+        assertThat(ratio.values()).containsExactly(5.0, 4.4, 6.0);
+        assertThat(ratio.verdict()).isEqualTo(Verdict.MET);
+        assertThat(ratio.spreadText()).isEqualTo("4.40× – 6.00× (3 rounds)");
+        assertThat(ratio.verdictText()).isEqualTo("**met** (worst round +10%)");
     }
 
     @Test
-    void a_ratio_under_its_target_is_a_miss_by_how_much() {
-        Ratio ratio = new Ratio("pending ÷ book fetch", "≥ 20×", 20, OptionalDouble.of(53.5), OptionalDouble.of(45.44), false);
+    void a_spread_that_straddles_the_target_is_undecided_however_good_its_best_round() {
+        Ratio ratio = ratio(0.8, side(1, 900, 1_000), side(2, 700, 1_000), side(3, 1_200, 1_000));
 
-        assertThat(ratio.measuredText()).isEqualTo("1.18×");
-        assertThat(ratio.verdict()).isEqualTo("**miss** (-94% under target)");
+        assertThat(ratio.verdict()).isEqualTo(Verdict.UNDECIDED);
+        assertThat(ratio.verdictText()).isEqualTo("**undecided** (rounds from -13% to +50%)");
     }
 
     @Test
-    void exactly_on_target_passes() {
-        Ratio ratio = new Ratio("send ÷ redis-benchmark", "≥ 0.8×", 0.8, OptionalDouble.of(800), OptionalDouble.of(1_000), false);
+    void a_target_no_round_reaches_is_missed_by_the_best_round_s_shortfall() {
+        Ratio ratio = ratio(20, side(1, 53.5, 45.44), side(2, 50, 45), side(3, 60, 40));
 
-        assertThat(ratio.verdict()).isEqualTo("**pass** (+0% over target)");
+        assertThat(ratio.verdict()).isEqualTo(Verdict.MISSED);
+        assertThat(ratio.verdictText()).isEqualTo("**missed** (best round -93%)");
     }
 
     @Test
-    void an_absolute_target_is_held_against_ours_alone() {
-        Ratio ratio = new Ratio("In-memory send", "≥ 3,000,000 ops/s", 3_000_000, OptionalDouble.of(3_645_718),
-                OptionalDouble.of(1), true);
+    void exactly_on_target_clears_it() {
+        Ratio ratio = ratio(0.8, side(1, 800, 1_000), side(2, 1_600, 2_000), side(3, 80, 100));
 
-        assertThat(ratio.measured()).hasValue(3_645_718);
-        assertThat(ratio.measuredText()).isEqualTo("3,645,718 ops/s");
-        assertThat(ratio.verdict()).isEqualTo("**pass** (+22% over target)");
+        assertThat(ratio.verdict()).isEqualTo(Verdict.MET);
+        assertThat(ratio.verdictText()).isEqualTo("**met** (worst round +0%)");
     }
 
     @Test
-    void a_side_that_was_not_run_leaves_the_ratio_unmeasured_and_says_which() {
-        Ratio noOurs = new Ratio("r", "≥ 4×", 4, OptionalDouble.empty(), OptionalDouble.of(1_000), false);
-        Ratio noBaseline = new Ratio("r", "≥ 4×", 4, OptionalDouble.of(5_000), OptionalDouble.empty(), false);
-        Ratio zeroBaseline = new Ratio("r", "≥ 4×", 4, OptionalDouble.of(5_000), OptionalDouble.of(0), false);
+    void a_round_with_a_side_missing_is_left_out_of_the_spread_and_the_verdict() {
+        Ratio ratio = ratio(4, side(1, 5_000, 1_000), new Side(2, OptionalDouble.of(1_000), OptionalDouble.empty()));
 
-        assertThat(noOurs.measured()).isEmpty();
-        assertThat(noOurs.measuredText()).isEqualTo("not run");
-        assertThat(noOurs.verdict()).isEqualTo("not run (ours missing)");
-        assertThat(noBaseline.verdict()).isEqualTo("not run (baseline missing)");
-        assertThat(zeroBaseline.measured()).isEmpty();
+        assertThat(ratio.values()).containsExactly(5.0);
+        assertThat(ratio.roundText(ratio.rounds().get(1))).isEqualTo("—");
+        assertThat(ratio.spreadText()).isEqualTo("5.00× (1 round)");
+        assertThat(ratio.verdict()).isEqualTo(Verdict.MET);
     }
 
     @Test
-    void each_client_is_held_to_its_own_send_against_the_book_and_redis_benchmark() {
-        RunResults run = run(List.of(
-                        throughput("SendBenchmark", "send", 1, Map.of("backend", "JEDIS"), 6_000),
-                        throughput("SendBenchmark", "send", 1, Map.of("backend", "LETTUCE"), 4_000),
-                        throughput("SendBenchmark", "send", 1, Map.of("backend", "IN_MEMORY"), 2_000_000),
-                        throughput("BookSendBenchmark", "send", 1, Map.of(), 1_000)),
-                Optional.of(new RedisBenchmarkResult(5_000, OptionalDouble.empty(), OptionalDouble.empty())));
+    void with_no_round_measured_the_target_is_not_run_and_says_which_side_is_missing() {
+        Ratio noOurs = ratio(4, new Side(1, OptionalDouble.empty(), OptionalDouble.of(1_000)));
+        Ratio noBaseline = ratio(4, new Side(1, OptionalDouble.of(5_000), OptionalDouble.empty()));
+        Ratio zeroBaseline = ratio(4, side(1, 5_000, 0));
+        Ratio noRounds = ratio(4);
+
+        assertThat(noOurs.verdict()).isEqualTo(Verdict.NOT_RUN);
+        assertThat(noOurs.spreadText()).isEqualTo("not run");
+        assertThat(noOurs.verdictText()).isEqualTo("not run (ours missing)");
+        assertThat(noBaseline.verdictText()).isEqualTo("not run (baseline missing)");
+        assertThat(zeroBaseline.verdict()).isEqualTo(Verdict.NOT_RUN);
+        assertThat(noRounds.verdictText()).isEqualTo("not run (ours missing)");
+    }
+
+    @Test
+    void an_absolute_floor_is_held_against_ours_alone() {
+        Ratio ratio = new Ratio("In-memory send", Kind.AT_LEAST_OPS, 3_000_000, List.of(
+                Side.absolute(1, OptionalDouble.of(3_645_718)), Side.absolute(2, OptionalDouble.of(3_300_000))));
+
+        assertThat(ratio.targetText()).isEqualTo("≥ 3,000,000 ops/s");
+        assertThat(ratio.roundText(ratio.rounds().getFirst())).isEqualTo("3,645,718 ops/s");
+        assertThat(ratio.verdictText()).isEqualTo("**met** (worst round +10%)");
+    }
+
+    @Test
+    void an_absolute_ceiling_is_met_below_it_and_its_worst_round_is_the_highest() {
+        Ratio met = ceiling(10, 4, 8);
+        Ratio undecided = ceiling(10, 8, 12.5);
+        Ratio missed = ceiling(10, 11, 20);
+
+        assertThat(met.targetText()).isEqualTo("≤ 10 ms");
+        assertThat(met.verdictText()).isEqualTo("**met** (worst round +20%)");
+        assertThat(undecided.verdict()).isEqualTo(Verdict.UNDECIDED);
+        assertThat(undecided.spreadText()).isEqualTo("8.00 ms – 12.50 ms (2 rounds)");
+        assertThat(missed.verdictText()).isEqualTo("**missed** (best round -10%)");
+    }
+
+    @Test
+    void each_send_target_divides_by_the_redis_benchmark_figure_of_its_own_round_the_mean_of_before_and_after() {
+        RunResults run = run(
+                round(1, List.of(throughput("SendBenchmark", "send", 1, Map.of("backend", "JEDIS"), 6_000),
+                                throughput("SendBenchmark", "send", 1, Map.of("backend", "LETTUCE"), 4_800),
+                                throughput("BookSendBenchmark", "send", 1, Map.of(), 1_000)),
+                        Map.of(Round.ONE_CLIENT, List.of(redisBenchmark(4_000), redisBenchmark(6_000)))),
+                round(2, List.of(throughput("SendBenchmark", "send", 1, Map.of("backend", "JEDIS"), 3_000),
+                                throughput("SendBenchmark", "send", 1, Map.of("backend", "LETTUCE"), 2_000)),
+                        Map.of(Round.ONE_CLIENT, List.of(redisBenchmark(2_500)))));
 
         Map<String, Ratio> targets = byName(Targets.of(run));
 
-        assertThat(targets.get("Jedis send, 1 thread ÷ book send, 1 thread").measured()).hasValue(6.0);
-        assertThat(targets.get("Lettuce send, 1 thread ÷ book send, 1 thread").measured()).hasValue(4.0);
-        assertThat(targets.get("Jedis send, 1 thread ÷ redis-benchmark EVALSHA, 1 client").measured()).hasValue(1.2);
-        assertThat(targets.get("Lettuce send, 1 thread ÷ redis-benchmark EVALSHA, 1 client").measured()).hasValue(0.8);
-        assertThat(targets.get("In-memory send, 1 thread").verdict()).isEqualTo("**miss** (-33% under target)");
-        assertThat(targets.get("Jedis send, 8 threads ÷ book send, 8 threads").verdict()).isEqualTo("not run (ours missing)");
+        assertThat(targets.get("Jedis send, 1 thread ÷ redis-benchmark EVALSHA, 1 client").values())
+                .containsExactly(1.2, 1.2);
+        assertThat(targets.get("Lettuce send, 1 thread ÷ Jedis send, 1 thread").values()).containsExactly(0.8, 2.0 / 3);
+        assertThat(targets.get("Lettuce send, 1 thread ÷ Jedis send, 1 thread").verdict()).isEqualTo(Verdict.UNDECIDED);
+        assertThat(targets.get("Jedis send, 1 thread ÷ book send, 1 thread").values()).containsExactly(6.0);
+        assertThat(targets.get("Jedis send, 8 threads ÷ book send, 8 threads").verdictText())
+                .isEqualTo("not run (ours missing)");
+    }
+
+    @Test
+    void pending_on_one_node_and_on_the_cluster_is_held_against_the_single_node_book_fetch_of_the_same_round() {
+        RunResults run = run(round(1, List.of(
+                throughput("PendingBenchmark", "pendingAndAcknowledge", 1, Map.of("backend", "JEDIS", "chats", "100"), 1_000),
+                throughput("PendingBenchmark", "pendingAndAcknowledge", 1, Map.of("backend", "LETTUCE", "chats", "100"), 800),
+                throughput("PendingBenchmark", "pendingAndAcknowledge", 1,
+                        Map.of("backend", "JEDIS_CLUSTER", "chats", "100"), 500),
+                throughput("BookFetchBenchmark", "fetchPendingMessages", 1, Map.of("chats", "100"), 40)), Map.of()));
+
+        Map<String, Ratio> targets = byName(Targets.of(run));
+
+        assertThat(targets.get("Jedis pending+ack, K=100 ÷ book fetch, K=100").verdictText())
+                .isEqualTo("**met** (worst round +25%)");
+        assertThat(targets.get("Lettuce pending+ack, K=100 ÷ book fetch, K=100").values()).containsExactly(20.0);
+        Ratio cluster = targets.get("Jedis, 3-master cluster pending+ack, K=100 ÷ book fetch on one node, K=100");
+        assertThat(cluster.targetText()).isEqualTo("≥ 10×");
+        assertThat(cluster.values()).containsExactly(12.5);
+        assertThat(targets.get("Lettuce, 3-master cluster pending+ack, K=100 ÷ book fetch on one node, K=100").verdict())
+                .isEqualTo(Verdict.NOT_RUN);
+    }
+
+    @Test
+    void many_callers_are_not_run_until_their_benchmark_is_and_then_meet_the_pipelined_redis_benchmark() {
+        Map<String, List<RedisBenchmarkResult>> pipelined = Map.of(Round.PIPELINED, List.of(redisBenchmark(100_000)));
+        Map<String, Ratio> absent = byName(Targets.of(run(round(1, List.of(), pipelined))));
+        Map<String, Ratio> present = byName(Targets.of(run(round(1, List.of(
+                throughput("ManyCallersBenchmark", "send", 1, Map.of("backend", "LETTUCE", "callers", "64"), 70_000),
+                throughput("ManyCallersBenchmark", "send", 1, Map.of("backend", "LETTUCE", "callers", "256"), 50_000)),
+                pipelined))));
+
+        String name64 = "Lettuce send, 64 callers ÷ redis-benchmark EVALSHA -c 50 -P 16";
+        String name256 = "Lettuce send, 256 callers ÷ redis-benchmark EVALSHA -c 50 -P 16";
+        assertThat(absent.get(name64).verdictText()).isEqualTo("not run (ours missing)");
+        assertThat(present.get(name64).verdict()).isEqualTo(Verdict.MET);
+        assertThat(present.get(name256).verdict()).isEqualTo(Verdict.MISSED);
+    }
+
+    @Test
+    void http_sends_on_redis_are_held_against_memory_in_the_same_round_and_fan_out_against_ten_milliseconds()
+            throws Exception {
+        Round first = new Round(1, JmhResults.NONE, Map.of(),
+                Map.of("memory", load("memory", "{\"fanOut\":{\"latencyMicros\":{\"p99\":4000}}}"),
+                        "jedis", load("jedis", "{\"sendsPerSecond\":400}")),
+                Map.of("memory", load("memory", "{\"sendsPerSecond\":2000}"),
+                        "jedis", load("jedis", "{\"sendsPerSecond\":1400}"),
+                        "lettuce", load("lettuce", "{\"sendsPerSecond\":1000}")));
+        Round second = new Round(2, JmhResults.NONE, Map.of(),
+                Map.of("memory", load("memory", "{\"fanOut\":{\"latencyMicros\":{\"p99\":12000}}}")),
+                Map.of("memory", load("memory", "{\"sendsPerSecond\":1000}"),
+                        "jedis", load("jedis", "{\"sendsPerSecond\":650}"),
+                        "lettuce", load("lettuce", "{\"sendsPerSecond\":500}")));
+
+        Map<String, Ratio> targets = byName(Targets.of(run(first, second)));
+
+        assertThat(targets.get("HTTP sends/s on Redis (Jedis) ÷ on memory").values()).containsExactly(0.7, 0.65);
+        assertThat(targets.get("HTTP sends/s on Redis (Jedis) ÷ on memory").verdict()).isEqualTo(Verdict.MET);
+        assertThat(targets.get("HTTP sends/s on Redis (Lettuce) ÷ on memory").verdict()).isEqualTo(Verdict.MISSED);
+        assertThat(targets.get("Fan-out to 100 sockets, delivery p99 (memory)").values()).containsExactly(4.0, 12.0);
+        assertThat(targets.get("Fan-out to 100 sockets, delivery p99 (memory)").verdict()).isEqualTo(Verdict.UNDECIDED);
+        assertThat(targets.get("Fan-out to 100 sockets, delivery p99 (jedis)").verdictText())
+                .isEqualTo("not run (ours missing)");
+    }
+
+    @Test
+    void postgresql_results_stand_beside_the_redis_clients_without_a_target_of_their_own() {
+        RunResults run = run(round(1, List.of(
+                throughput("SendBenchmark", "send", 1, Map.of("backend", "POSTGRES"), 9_000),
+                throughput("SendBenchmark", "send", 1, Map.of("backend", "JEDIS"), 6_000),
+                throughput("PendingBenchmark", "pendingAndAcknowledge", 1, Map.of("backend", "POSTGRES", "chats", "100"), 90),
+                throughput("MailboxBenchmark", "deliverReadAndAcknowledge", 1, Map.of("backend", "POSTGRES"), 700),
+                throughput("BookSendBenchmark", "send", 1, Map.of(), 1_000)), Map.of()));
+
+        Map<String, Ratio> targets = byName(Targets.of(run));
+
+        assertThat(targets).noneSatisfy((name, ratio) -> assertThat(name).containsIgnoringCase("postgres"));
+        assertThat(targets.get("Jedis send, 1 thread ÷ book send, 1 thread").values()).containsExactly(6.0);
+        assertThat(run.tables().of("MailboxBenchmark", Backend.POSTGRES)).map(JmhResult::score).hasValue(700.0);
+        assertThat(run.tables().of("MailboxBenchmark", Backend.JEDIS)).isEmpty();
+    }
+
+    @Test
+    void the_tables_take_the_catalog_and_fill_what_it_lacks_with_the_median_of_the_rounds() {
+        JmhResult catalogJedis = throughput("SendBenchmark", "send", 1, Map.of("backend", "JEDIS"), 5_000);
+        RunResults run = new RunResults(new JmhResults(List.of(catalogJedis)), List.of(
+                round(1, List.of(throughput("SendBenchmark", "send", 1, Map.of("backend", "JEDIS"), 9_000),
+                        throughput("SendBenchmark", "send", 1, Map.of("backend", "LETTUCE"), 3_000)), Map.of()),
+                round(2, List.of(throughput("SendBenchmark", "send", 1, Map.of("backend", "LETTUCE"), 1_000)), Map.of()),
+                round(3, List.of(throughput("SendBenchmark", "send", 1, Map.of("backend", "LETTUCE"), 2_000)), Map.of())),
+                Optional.empty(), List.of());
+
+        assertThat(run.tables().send(Backend.JEDIS, 1)).hasValue(catalogJedis);
+        assertThat(run.tables().send(Backend.LETTUCE, 1)).map(JmhResult::score).hasValue(2_000.0);
     }
 
     @Test
@@ -86,54 +224,45 @@ class TargetsTest {
                 throughput("PendingBenchmark", "pendingAndAcknowledge", 1, Map.of("backend", "LETTUCE", "chats", "100"), 40),
                 throughput("BookFetchBenchmark", "fetchPendingMessages", 1, Map.of("chats", "100"), 20)));
 
-        Map<String, Ratio> shared = byName(Targets.of(run(results, Optional.empty())));
+        Map<String, Ratio> shared = byName(Targets.of(run(round(1, results, Map.of()))));
         results.add(throughput("BookFetchBenchmark", "fetchPendingMessages", 1, Map.of("client", "LETTUCE", "chats", "100"), 10));
-        Map<String, Ratio> perClient = byName(Targets.of(run(results, Optional.empty())));
+        Map<String, Ratio> perClient = byName(Targets.of(run(round(1, results, Map.of()))));
 
-        assertThat(shared.get("Jedis pending+ack, K=100 ÷ book fetch, K=100").measured()).hasValue(3.0);
-        assertThat(shared.get("Lettuce pending+ack, K=100 ÷ book fetch, K=100").measured()).hasValue(2.0);
-        assertThat(perClient.get("Jedis pending+ack, K=100 ÷ book fetch, K=100").measured()).hasValue(3.0);
-        assertThat(perClient.get("Lettuce pending+ack, K=100 ÷ book fetch, K=100").measured()).hasValue(4.0);
+        assertThat(shared.get("Lettuce pending+ack, K=100 ÷ book fetch, K=100").values()).containsExactly(2.0);
+        assertThat(perClient.get("Jedis pending+ack, K=100 ÷ book fetch, K=100").values()).containsExactly(3.0);
+        assertThat(perClient.get("Lettuce pending+ack, K=100 ÷ book fetch, K=100").values()).containsExactly(4.0);
     }
 
-    @Test
-    void lettuce_on_virtual_threads_is_held_to_the_eight_client_targets_only_when_it_was_run() {
-        List<JmhResult> results = new ArrayList<>(List.of(throughput("BookSendBenchmark", "send8", 8, Map.of(), 1_000)));
-        assertThat(byName(Targets.of(run(results, Optional.empty())))).noneSatisfy((name, ratio) ->
-                assertThat(name).contains("virtual"));
-
-        results.add(throughput("SendBenchmark", "sendVirtual64", 1, Map.of("backend", "LETTUCE"), 30_000));
-        Map<String, Ratio> targets = byName(Targets.of(run(results, Optional.empty())));
-
-        assertThat(targets.get("Lettuce send, virtual threads (sendVirtual64) ÷ book send, 8 threads").measured())
-                .hasValue(30.0);
-        assertThat(targets.get("Lettuce send, virtual threads (sendVirtual64) ÷ redis-benchmark EVALSHA, 8 clients")
-                .verdict()).isEqualTo("not run (baseline missing)");
+    private static Ratio ratio(double target, Side... rounds) {
+        return new Ratio("r", Kind.RATIO, target, List.of(rounds));
     }
 
-    @Test
-    void postgresql_results_stand_beside_the_redis_clients_without_a_target_or_a_place_in_theirs() {
-        RunResults run = run(List.of(
-                        throughput("SendBenchmark", "send", 1, Map.of("backend", "POSTGRES"), 9_000),
-                        throughput("SendBenchmark", "send", 1, Map.of("backend", "JEDIS"), 6_000),
-                        throughput("PendingBenchmark", "pendingAndAcknowledge", 1, Map.of("backend", "POSTGRES", "chats", "100"), 90),
-                        throughput("PendingBenchmark", "pendingAndAcknowledge", 1, Map.of("backend", "JEDIS", "chats", "100"), 60),
-                        throughput("MailboxBenchmark", "deliverReadAndAcknowledge", 1, Map.of("backend", "POSTGRES"), 700),
-                        throughput("BookSendBenchmark", "send", 1, Map.of(), 1_000),
-                        throughput("BookFetchBenchmark", "fetchPendingMessages", 1, Map.of("chats", "100"), 20)),
-                Optional.empty());
-
-        Map<String, Ratio> targets = byName(Targets.of(run));
-
-        assertThat(targets).noneSatisfy((name, ratio) -> assertThat(name).containsIgnoringCase("postgres"));
-        assertThat(targets.get("Jedis send, 1 thread ÷ book send, 1 thread").measured()).hasValue(6.0);
-        assertThat(targets.get("Jedis pending+ack, K=100 ÷ book fetch, K=100").measured()).hasValue(3.0);
-        assertThat(run.of("MailboxBenchmark", Backend.POSTGRES)).map(JmhResult::score).hasValue(700.0);
-        assertThat(run.of("MailboxBenchmark", Backend.JEDIS)).isEmpty();
+    private static Ratio ceiling(double millis, double... rounds) {
+        List<Side> sides = new ArrayList<>();
+        for (int i = 0; i < rounds.length; i++) {
+            sides.add(Side.absolute(i + 1, OptionalDouble.of(rounds[i])));
+        }
+        return new Ratio("fan-out", Kind.AT_MOST_MILLIS, millis, sides);
     }
 
-    private static RunResults run(List<JmhResult> jmh, Optional<RedisBenchmarkResult> evalsha1) {
-        return new RunResults(List.copyOf(jmh), evalsha1, Optional.empty(), List.of(), List.of());
+    private static Side side(int round, double ours, double baseline) {
+        return new Side(round, OptionalDouble.of(ours), OptionalDouble.of(baseline));
+    }
+
+    private static Round round(int number, List<JmhResult> jmh, Map<String, List<RedisBenchmarkResult>> redisBenchmark) {
+        return new Round(number, new JmhResults(List.copyOf(jmh)), redisBenchmark, Map.of(), Map.of());
+    }
+
+    private static RunResults run(Round... rounds) {
+        return new RunResults(JmhResults.NONE, List.of(rounds), Optional.empty(), List.of());
+    }
+
+    private static RedisBenchmarkResult redisBenchmark(double rps) {
+        return new RedisBenchmarkResult(rps, OptionalDouble.empty(), OptionalDouble.empty());
+    }
+
+    private static LoadRun load(String label, String json) {
+        return new LoadRun(label, JSON.readTree(json));
     }
 
     private static JmhResult throughput(String className, String method, int threads, Map<String, String> params,

@@ -1,0 +1,58 @@
+package dev.pigeonhole.benchmarks.report;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * One round of the ratio phase: every target's two sides measured back to back, so that a ratio
+ * compares figures taken under the same load on the machine. {@code redisBenchmark} holds the
+ * redis-benchmark runs by kind ({@value #ONE_CLIENT}, {@value #EIGHT_CLIENTS},
+ * {@value #PIPELINED}), each usually run just before and just after its JMH side;
+ * {@code loads} and {@code http} hold the load generator's and the HTTP send rate's results by
+ * store label ({@code memory}, {@code jedis}, ...).
+ */
+record Round(int number, JmhResults jmh, Map<String, List<RedisBenchmarkResult>> redisBenchmark,
+             Map<String, LoadRun> loads, Map<String, LoadRun> http) {
+
+    static final String ONE_CLIENT = "c1";
+    static final String EIGHT_CLIENTS = "c8";
+    /** {@code redis-benchmark -c 50 -P 16}: as many sends in flight as Redis will take, the many-callers baseline. */
+    static final String PIPELINED = "c50-P16";
+
+    /** The mean of this kind's redis-benchmark runs in the round: the figure its JMH side sat between. */
+    Optional<RedisBenchmarkResult> redisBenchmark(String kind) {
+        List<RedisBenchmarkResult> runs = redisBenchmark.getOrDefault(kind, List.of());
+        if (runs.isEmpty()) {
+            return Optional.empty();
+        }
+        double rps = runs.stream().mapToDouble(RedisBenchmarkResult::rps).average().orElseThrow();
+        return Optional.of(new RedisBenchmarkResult(rps, mean(runs, RedisBenchmarkResult::p50Millis),
+                mean(runs, RedisBenchmarkResult::p99Millis)));
+    }
+
+    OptionalDouble redisBenchmarkRps(String kind) {
+        return redisBenchmark(kind).map(r -> OptionalDouble.of(r.rps())).orElse(OptionalDouble.empty());
+    }
+
+    /** A number field of the store's HTTP send-rate result, as {@code sendsPerSecond}. */
+    OptionalDouble http(String label, String field) {
+        return number(Optional.ofNullable(http.get(label)), field);
+    }
+
+    Optional<LoadRun> load(String label) {
+        return Optional.ofNullable(loads.get(label));
+    }
+
+    private static OptionalDouble number(Optional<LoadRun> run, String field) {
+        return run.map(r -> r.json().path(field)).filter(n -> n.isNumber())
+                .map(n -> OptionalDouble.of(n.asDouble())).orElse(OptionalDouble.empty());
+    }
+
+    private static OptionalDouble mean(List<RedisBenchmarkResult> runs,
+                                       java.util.function.Function<RedisBenchmarkResult, OptionalDouble> field) {
+        return runs.stream().map(field).filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble)
+                .average();
+    }
+}
