@@ -140,7 +140,9 @@ final class ChatScripts {
     /**
      * chats_acknowledge.lua over the chats of {@code upTo}, in its order: answers ACKNOWLEDGED, or
      * the refusal of the first chat refused, with that chat's position (from 1) first. Only
-     * {@code checkOnly}, it moves nothing.
+     * {@code checkOnly}, it moves nothing. The first chat's keys route the call; every chat's go
+     * as arguments, since a call's declared keys must share one slot even where the script may
+     * reach several.
      */
     record AcknowledgeAll(UserId member, SortedMap<ChatId, Long> upTo, boolean checkOnly)
             implements ChatScript<AcknowledgeAll.Answer> {
@@ -149,19 +151,16 @@ final class ChatScripts {
 
         @Override
         public ScriptCall call(KeyLayout layout) {
-            List<String> keys = new ArrayList<>(upTo.size() * KeyLayout.ChatKeys.COUNT + 1);
-            List<String> arguments = new ArrayList<>(upTo.size() * 2 + 2);
+            List<String> arguments = new ArrayList<>(upTo.size() * (2 + KeyLayout.ChatKeys.COUNT) + 3);
             arguments.add(checkOnly ? "CHECK" : "MOVE");
             arguments.add(member.value());
+            arguments.add(layout.indexHoldsCursors() ? layout.chatsOf(member) : "");
             upTo.forEach((chat, up) -> {
-                keys.addAll(layout.chat(chat).all());
                 arguments.add(chat.value());
                 arguments.add(Long.toString(up));
+                arguments.addAll(layout.chat(chat).all());
             });
-            if (layout.indexHoldsCursors()) {
-                keys.add(layout.chatsOf(member));
-            }
-            return new ScriptCall(ACKNOWLEDGE_ALL, keys, arguments);
+            return new ScriptCall(ACKNOWLEDGE_ALL, layout.chat(upTo.firstKey()).all(), arguments);
         }
 
         @Override
@@ -255,9 +254,11 @@ final class ChatScripts {
 
         @Override
         public ScriptCall call(KeyLayout layout) {
-            List<String> keys = new ArrayList<>(chats.size() * KeyLayout.ChatKeys.COUNT);
-            chats.forEach(chat -> keys.addAll(layout.chat(chat).all()));
-            return new ScriptCall(PENDING_ALL, keys, List.of(member.value(), Integer.toString(limit)));
+            List<String> arguments = new ArrayList<>(chats.size() * KeyLayout.ChatKeys.COUNT + 2);
+            arguments.add(member.value());
+            arguments.add(Integer.toString(limit));
+            chats.forEach(chat -> arguments.addAll(layout.chat(chat).all()));
+            return new ScriptCall(PENDING_ALL, layout.chat(chats.getFirst()).all(), arguments);
         }
 
         @Override

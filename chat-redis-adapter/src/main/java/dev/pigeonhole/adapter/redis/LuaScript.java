@@ -22,13 +22,24 @@ public record LuaScript(String name, String source, String sha1) {
         Objects.requireNonNull(sha1, "sha1");
     }
 
-    /** @param libraries what goes in front of the script, after common.lua, in order ({@code "chat"}) */
+    /**
+     * @param libraries what goes in front of the script, after common.lua, in order ({@code "chat"}).
+     *                  A script that opens with flags ({@code #!lua flags=…}) keeps that line first,
+     *                  where Redis looks for it.
+     */
     static LuaScript load(String name, String... libraries) {
-        StringBuilder source = new StringBuilder(resource("common")).append('\n');
+        String script = resource(name);
+        StringBuilder source = new StringBuilder();
+        if (script.startsWith("#!")) {
+            int endOfFlags = script.indexOf('\n') + 1;
+            source.append(script, 0, endOfFlags);
+            script = script.substring(endOfFlags);
+        }
+        source.append(resource("common")).append('\n');
         for (String library : libraries) {
             source.append(resource(library)).append('\n');
         }
-        return of(name, source.append(resource(name)).toString());
+        return of(name, source.append(script).toString());
     }
 
     /** A script from its source text, digest computed. */

@@ -30,7 +30,10 @@ import dev.pigeonhole.domain.port.out.Chats;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -153,8 +156,8 @@ public final class RedisChats implements Chats {
     }
 
     /**
-     * On a single node, one script reads every chat; on a cluster, a script per chat, all in one
-     * pipelined round trip (a cluster's script reaches one slot).
+     * One script per node reads every chat that node holds: on a single node, one script; on a
+     * cluster, one per node, all in one pipelined round trip.
      */
     @Override
     public List<PendingChat> pending(UserId user, int perChatLimit) {
@@ -162,22 +165,19 @@ public final class RedisChats implements Chats {
         if (chats.isEmpty()) {
             return List.of();
         }
-        List<PendingChat> pending = new ArrayList<>(chats.size());
-        if (!redis.isCluster()) {
-            var all = new ChatScripts.PendingAll(user, chats, perChatLimit);
-            Answered<ChatScripts.PendingAll.Answer> answered = run(all);
-            List<Reply> views = all.views(answered.reply());
-            for (int i = 0; i < chats.size(); i++) {
-                pendingIn(chats.get(i), views.get(i), answered.lua()).ifPresent(pending::add);
+        List<ChatScripts.PendingAll> scripts = new ArrayList<>();
+        byNode(chats).forEach(onNode -> scripts.add(new ChatScripts.PendingAll(user, onNode, perChatLimit)));
+        Map<ChatId, PendingChat> found = new HashMap<>();
+        for (Answered<ChatScripts.PendingAll.Answer> answered : runAll(scripts)) {
+            var script = (ChatScripts.PendingAll) answered.script();
+            List<Reply> views = script.views(answered.reply());
+            for (int i = 0; i < views.size(); i++) {
+                ChatId chat = script.chats().get(i);
+                pendingIn(chat, views.get(i), answered.lua()).ifPresent(pending -> found.put(chat, pending));
             }
-            return List.copyOf(pending);
         }
-        List<ChatScripts.Read> reads = new ArrayList<>(chats.size());
-        chats.forEach(chat -> reads.add(new ChatScripts.Read(chat, user, OptionalLong.empty(), perChatLimit)));
-        for (Answered<ChatScripts.Read.Answer> answered : runAll(reads)) {
-            pendingIn(((ChatScripts.Read) answered.script()).chat(), answered.reply(), answered.lua())
-                    .ifPresent(pending::add);
-        }
+        List<PendingChat> pending = new ArrayList<>(found.size());
+        chats.forEach(chat -> Optional.ofNullable(found.get(chat)).ifPresent(pending::add));
         return List.copyOf(pending);
     }
 
@@ -201,30 +201,57 @@ public final class RedisChats implements Chats {
 
     /**
      * On a single node, one script checks every chat and then moves every cursor: one round trip,
-     * atomic whatever K. A cluster runs a script on one slot at a time, so there the batch takes
-     * two pipelined round trips: every chat checked (a script each, nothing moved), then, only
-     * if none refused, every cursor moved. A chat that changes between the two (its member
-     * leaves it) is refused by the second, which then has moved the others: acknowledging is
-     * forward only and the member's own, so that is the same as acknowledging them one by one.
+     * atomic whatever K. On a cluster a script reaches only the slots of its own node, so a batch
+     * over several nodes takes two pipelined round trips, a script per node in each: every chat
+     * checked, nothing moved; then, only if none refused, every cursor moved. A chat that changes
+     * between the two (its member leaves it) is refused by the second, which has then moved the
+     * others: acknowledging is forward only and the member's own, so that is what acknowledging
+     * them one by one would have done.
      */
     @Override
     public void acknowledge(UserId user, SortedMap<ChatId, Long> upTo) {
-        if (!redis.isCluster() || upTo.size() == 1) {
-            refuseIfNotAcknowledged(run(new ChatScripts.AcknowledgeAll(user, upTo, false)));
+        List<List<ChatId>> nodes = byNode(List.copyOf(upTo.keySet()));
+        if (nodes.size() == 1) {
+            refuseIfNotAcknowledged(runAll(List.of(new ChatScripts.AcknowledgeAll(user, upTo, false))));
             return;
         }
-        List<ChatScripts.AcknowledgeAll> checks = new ArrayList<>(upTo.size());
-        List<ChatScripts.AcknowledgeAll> moves = new ArrayList<>(upTo.size());
-        upTo.forEach((chat, up) -> {
-            checks.add(new ChatScripts.AcknowledgeAll(user, new TreeMap<>(Map.of(chat, up)), true));
-            moves.add(new ChatScripts.AcknowledgeAll(user, new TreeMap<>(Map.of(chat, up)), false));
-        });
-        // In ChatId order, as the scripts were made: the first refusal is the one a single node gives.
-        runAll(checks).forEach(this::refuseIfNotAcknowledged);
-        runAll(moves).forEach(this::refuseIfNotAcknowledged);
+        List<ChatScripts.AcknowledgeAll> checks = new ArrayList<>(nodes.size());
+        List<ChatScripts.AcknowledgeAll> moves = new ArrayList<>(nodes.size());
+        for (List<ChatId> onNode : nodes) {
+            SortedMap<ChatId, Long> part = new TreeMap<>();
+            onNode.forEach(chat -> part.put(chat, upTo.get(chat)));
+            checks.add(new ChatScripts.AcknowledgeAll(user, part, true));
+            moves.add(new ChatScripts.AcknowledgeAll(user, part, false));
+        }
+        refuseIfNotAcknowledged(runAll(checks));
+        refuseIfNotAcknowledged(runAll(moves));
     }
 
-    private void refuseIfNotAcknowledged(Answered<ChatScripts.AcknowledgeAll.Answer> answered) {
+    /**
+     * The chats grouped by the node that holds them, each group in the given order: one group on
+     * a single node.
+     */
+    private List<List<ChatId>> byNode(List<ChatId> chats) {
+        if (!redis.isCluster()) {
+            return List.of(chats);
+        }
+        Map<String, List<ChatId>> groups = new LinkedHashMap<>();
+        for (ChatId chat : chats) {
+            groups.computeIfAbsent(redis.nodeOf(keys.chat(chat).members()), node -> new ArrayList<>()).add(chat);
+        }
+        return List.copyOf(groups.values());
+    }
+
+    /** Refuses as the first refused chat in ChatId order would be refused alone; nothing if none was. */
+    private void refuseIfNotAcknowledged(List<Answered<ChatScripts.AcknowledgeAll.Answer>> answers) {
+        answers.stream()
+                .filter(answered -> answered.word() != ChatScripts.AcknowledgeAll.Answer.ACKNOWLEDGED)
+                .min(Comparator.comparing(answered -> ((ChatScripts.AcknowledgeAll) answered.script())
+                        .refused(answered.reply())))
+                .ifPresent(this::refuse);
+    }
+
+    private void refuse(Answered<ChatScripts.AcknowledgeAll.Answer> answered) {
         var batch = (ChatScripts.AcknowledgeAll) answered.script();
         Reply reply = answered.reply();
         switch (answered.word()) {

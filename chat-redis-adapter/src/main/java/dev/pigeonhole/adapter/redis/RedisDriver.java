@@ -39,6 +39,15 @@ public interface RedisDriver extends AutoCloseable {
     List<Object> runAll(List<ScriptCall> calls);
 
     /**
+     * The node that serves the key's slot, as a name to group calls by: every key one node serves
+     * has the same name, and on a single node every key does. A cluster's name is the primary's
+     * address, after one refresh of the slot map if no node is known for the slot. A script
+     * flagged {@code allow-cross-slot-keys} may reach keys of every slot its node serves, though
+     * the keys a call declares (which route it) must still share one slot.
+     */
+    String nodeOf(String key);
+
+    /**
      * Publishes outside a script. {@code sharded} selects SPUBLISH, which a cluster delivers
      * within the channel's shard only; a single node is always asked for PUBLISH.
      */

@@ -36,6 +36,11 @@ final class CountingDriver implements RedisDriver {
     }
 
     @Override
+    public String nodeOf(String key) {
+        return delegate.nodeOf(key);
+    }
+
+    @Override
     public void publish(String channel, String payload, boolean sharded) {
         roundTrips.incrementAndGet();
         delegate.publish(channel, payload, sharded);

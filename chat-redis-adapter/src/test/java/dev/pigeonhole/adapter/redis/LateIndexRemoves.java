@@ -67,6 +67,11 @@ final class LateIndexRemoves implements RedisDriver {
     }
 
     @Override
+    public String nodeOf(String key) {
+        return delegate.nodeOf(key);
+    }
+
+    @Override
     public void publish(String channel, String payload, boolean sharded) {
         delegate.publish(channel, payload, sharded);
     }

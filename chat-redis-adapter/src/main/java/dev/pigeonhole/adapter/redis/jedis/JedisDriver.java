@@ -122,19 +122,7 @@ public final class JedisDriver implements RedisDriver {
         Object[] replies = new Object[count];
         boolean[] all = new boolean[count];
         Arrays.fill(all, true);
-        pipeline(client, calls, all, replies, false);
-
-        boolean[] unknown = new boolean[count];
-        boolean anyUnknown = false;
-        for (int i = 0; i < count; i++) {
-            if (replies[i] instanceof JedisDataException e && JedisFailures.isNoScript(e)) {
-                unknown[i] = true;
-                anyUnknown = true;
-            }
-        }
-        if (anyUnknown) {
-            pipeline(client, calls, unknown, replies, true);
-        }
+        pipelineLoading(client::pipelined, calls, all, replies);
 
         List<Object> results = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -154,13 +142,48 @@ public final class JedisDriver implements RedisDriver {
         return Collections.unmodifiableList(results);
     }
 
+    @Override
+    public String nodeOf(String key) {
+        return cluster == null ? singleNode.toString() : owner(key).toString();
+    }
+
+    private HostAndPort owner(String key) {
+        try {
+            return cluster.ownerOf(key);
+        } catch (JedisException e) {
+            throw failures.unavailable("the node of " + key, e);
+        }
+    }
+
+    /**
+     * Sends the selected calls in one pipeline, then again with their source those whose script
+     * the server did not know (NOSCRIPT): each reply, or the error reply Redis gave for it, lands
+     * at the call's index.
+     */
+    private void pipelineLoading(Supplier<AbstractPipeline> pipelines, List<ScriptCall> calls, boolean[] selected,
+                                 Object[] replies) {
+        pipeline(pipelines, calls, selected, replies, false);
+        boolean[] unknown = new boolean[calls.size()];
+        boolean anyUnknown = false;
+        for (int i = 0; i < calls.size(); i++) {
+            if (selected[i] && replies[i] instanceof JedisDataException e && JedisFailures.isNoScript(e)) {
+                unknown[i] = true;
+                anyUnknown = true;
+            }
+        }
+        if (anyUnknown) {
+            pipeline(pipelines, calls, unknown, replies, true);
+        }
+    }
+
     /**
      * Sends the selected calls in one pipeline and stores each reply, or the error reply Redis
      * gave for it, at the call's index. A failure of the connection itself fails the whole batch.
      */
-    private void pipeline(UnifiedJedis client, List<ScriptCall> calls, boolean[] selected, Object[] replies, boolean withSource) {
+    private void pipeline(Supplier<AbstractPipeline> pipelines, List<ScriptCall> calls, boolean[] selected,
+                          Object[] replies, boolean withSource) {
         List<Response<Object>> responses = new ArrayList<>(calls.size());
-        try (AbstractPipeline pipeline = client.pipelined()) {
+        try (AbstractPipeline pipeline = pipelines.get()) {
             for (int i = 0; i < calls.size(); i++) {
                 ScriptCall call = calls.get(i);
                 if (!selected[i]) {

@@ -7,6 +7,7 @@ import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
@@ -14,6 +15,7 @@ import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -107,5 +109,11 @@ final class ClusterConnector extends Connector<StatefulRedisClusterConnection<St
     CompletableFuture<StatefulRedisClusterPubSubConnection<String, String>> connectPubSub(
             StatefulRedisClusterConnection<String, String> connection) {
         return client.connectPubSubAsync(StringCodec.UTF8);
+    }
+
+    @Override
+    Optional<String> nodeOf(StatefulRedisClusterConnection<String, String> connection, String key) {
+        return Optional.ofNullable(connection.getPartitions().getPartitionBySlot(SlotHash.getSlot(key)))
+                .map(node -> node.getUri().getHost() + ":" + node.getUri().getPort());
     }
 }

@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -125,6 +126,9 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     /** True when every node serving the data answered PING. */
     abstract CompletableFuture<Boolean> ping(C connection);
 
+    /** The address of the node that serves the key's slot, or empty if none is known. */
+    abstract Optional<String> nodeOf(C connection, String key);
+
     /** A new subscription connection, the cluster kind on a cluster. */
     abstract CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub(C connection);
 
@@ -141,6 +145,11 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
         ready = commandsOf(connected);
         commands = ready;
         return ready;
+    }
+
+    /** {@link #nodeOf(StatefulConnection, String)}, connecting first if needed. */
+    final Optional<String> nodeOf(LettuceFailures failures, String key, long deadline) {
+        return nodeOf(failures.await(connection(), "the node of " + key, deadline), key);
     }
 
     final CompletableFuture<Boolean> ping() {

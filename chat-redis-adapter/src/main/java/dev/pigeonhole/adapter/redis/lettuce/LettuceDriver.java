@@ -93,6 +93,13 @@ public final class LettuceDriver implements RedisDriver {
     }
 
     @Override
+    public String nodeOf(String key) {
+        checkOpen("the node of " + key);
+        return connector.nodeOf(failures, key, failures.deadline()).orElseThrow(() -> new StoreUnavailableException(
+                "no node of the cluster at " + connector.endpoint() + " is known to serve the slot of " + key, null));
+    }
+
+    @Override
     public void publish(String channel, String payload, boolean sharded) {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(payload, "payload");

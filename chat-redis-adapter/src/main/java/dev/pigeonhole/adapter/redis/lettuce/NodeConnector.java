@@ -11,6 +11,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.net.URI;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** One Redis server, through {@link RedisClient}. */
@@ -92,5 +93,10 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
     CompletableFuture<StatefulRedisPubSubConnection<String, String>> connectPubSub(
             StatefulRedisConnection<String, String> connection) {
         return client.connectPubSubAsync(StringCodec.UTF8, uri).toCompletableFuture();
+    }
+
+    @Override
+    Optional<String> nodeOf(StatefulRedisConnection<String, String> connection, String key) {
+        return Optional.of(endpoint());
     }
 }

@@ -12,14 +12,15 @@
 local chat = { members = KEYS[1], ids = KEYS[2], msgs = KEYS[3], sent = KEYS[4], windows = KEYS[5],
                joined = KEYS[6], open = KEYS[7], buckets = KEYS[8], generation = KEYS[9] }
 
--- A script about several chats takes their nine keys one chat after another, and points the
--- steps below at the n-th before it works on it.
+-- A script about several chats names each chat's nine keys in its arguments (in this order; a
+-- call's declared keys, which route it, must share one slot, and the flag allow-cross-slot-keys
+-- lets a script reach the other slots of its node) and points the steps below at one chat's,
+-- from position at of names, before it works on that chat.
 local CHAT_KEYS = 9
-local function focus(n)
-  local base = (n - 1) * CHAT_KEYS
-  chat.members, chat.ids, chat.msgs = KEYS[base + 1], KEYS[base + 2], KEYS[base + 3]
-  chat.sent, chat.windows, chat.joined = KEYS[base + 4], KEYS[base + 5], KEYS[base + 6]
-  chat.open, chat.buckets, chat.generation = KEYS[base + 7], KEYS[base + 8], KEYS[base + 9]
+local function focus(names, at)
+  chat.members, chat.ids, chat.msgs = names[at], names[at + 1], names[at + 2]
+  chat.sent, chat.windows, chat.joined = names[at + 3], names[at + 4], names[at + 5]
+  chat.open, chat.buckets, chat.generation = names[at + 6], names[at + 7], names[at + 8]
 end
 
 -- KeyedSends.FORGET_AT_MOST: how many keys whose window closed one send forgets at most.
@@ -287,12 +288,13 @@ local function acknowledge(member, up_to)
   return { 'ACKNOWLEDGED', up_to }
 end
 
--- The checks of Chat.acknowledgeAll over the chats of this script's keys, up_tos[n] for the
--- n-th, in order. A refusal says which chat it is about, by its position, right after its word.
-local function check_acknowledge_all(member, up_tos)
-  for n, up_to in ipairs(up_tos) do
-    focus(n)
-    local ok, failure = pcall(check_acknowledge, member, up_to)
+-- The checks of Chat.acknowledgeAll, in order, over the chats of batch: for each, where its keys
+-- start in names (at) and how far to acknowledge (up_to). A refusal says which chat it is about,
+-- by its position in batch, right after its word.
+local function check_acknowledge_all(member, batch, names)
+  for n, entry in ipairs(batch) do
+    focus(names, entry.at)
+    local ok, failure = pcall(check_acknowledge, member, entry.up_to)
     if not ok then
       if type(failure) == 'table' and failure.refusal then
         table.insert(failure.refusal, 2, n)
@@ -304,12 +306,12 @@ end
 
 -- Chat.acknowledgeAll: every chat is checked before any cursor moves. Answers each chat's
 -- cursor afterwards.
-local function acknowledge_all(member, up_tos)
-  check_acknowledge_all(member, up_tos)
+local function acknowledge_all(member, batch, names)
+  check_acknowledge_all(member, batch, names)
   local cursors = {}
-  for n, up_to in ipairs(up_tos) do
-    focus(n)
-    cursors[n] = acknowledge(member, up_to)[2]
+  for n, entry in ipairs(batch) do
+    focus(names, entry.at)
+    cursors[n] = acknowledge(member, entry.up_to)[2]
   end
   return cursors
 end
