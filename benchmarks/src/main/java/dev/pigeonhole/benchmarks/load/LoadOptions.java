@@ -9,14 +9,22 @@ import java.util.Optional;
 /**
  * The load generator's command line. Parsed by hand: a handful of flags does not justify a
  * dependency the report tooling would then have to share.
+ *
+ * <p>Two scenarios: {@code chats} (the default), users spread over chats, each chat a small
+ * room; and {@code fanout}, {@code --sockets} users with a socket each in one chat, where what
+ * counts is how long a message takes to reach the last of them.
  */
 record LoadOptions(URI url, int users, int chats, double rate, Duration duration, Duration warmup,
-                   Optional<Path> out, String label) {
+                   Optional<Path> out, String label, String scenario) {
+
+    static final String CHATS = "chats";
+    static final String FANOUT = "fanout";
 
     static final String USAGE = """
             usage: LoadGenerator [--url http://127.0.0.1:8080] [--users 100] [--chats 10]
                                  [--rate 200] [--duration PT30S] [--warmup PT5S]
-                                 [--out result.json] [--label memory]""";
+                                 [--out result.json] [--label memory]
+                   LoadGenerator --scenario fanout [--sockets 100] [--rate 100] [the other options but --users, --chats]""";
 
     static LoadOptions parse(String[] args) {
         URI url = URI.create("http://127.0.0.1:8080");
@@ -27,6 +35,10 @@ record LoadOptions(URI url, int users, int chats, double rate, Duration duration
         Duration warmup = Duration.ofSeconds(5);
         Path out = null;
         String label = "unnamed";
+        String scenario = CHATS;
+        Integer sockets = null;
+        boolean roomsGiven = false;
+        boolean rateGiven = false;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
@@ -38,9 +50,20 @@ record LoadOptions(URI url, int users, int chats, double rate, Duration duration
             String value = args[++i];
             switch (flag) {
                 case "--url" -> url = URI.create(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
-                case "--users" -> users = positiveInt(flag, value);
-                case "--chats" -> chats = positiveInt(flag, value);
-                case "--rate" -> rate = positiveDouble(flag, value);
+                case "--users" -> {
+                    users = positiveInt(flag, value);
+                    roomsGiven = true;
+                }
+                case "--chats" -> {
+                    chats = positiveInt(flag, value);
+                    roomsGiven = true;
+                }
+                case "--scenario" -> scenario = scenario(value);
+                case "--sockets" -> sockets = positiveInt(flag, value);
+                case "--rate" -> {
+                    rate = positiveDouble(flag, value);
+                    rateGiven = true;
+                }
                 case "--duration" -> duration = duration(flag, value, false);
                 case "--warmup" -> warmup = duration(flag, value, true);
                 case "--out" -> out = Path.of(value);
@@ -48,13 +71,30 @@ record LoadOptions(URI url, int users, int chats, double rate, Duration duration
                 default -> throw new IllegalArgumentException("unknown option " + flag + "\n" + USAGE);
             }
         }
+        if (scenario.equals(FANOUT)) {
+            if (roomsGiven) {
+                throw new IllegalArgumentException("--scenario fanout puts --sockets users in one chat: leave out --users and --chats");
+            }
+            users = sockets == null ? 100 : sockets;
+            chats = 1;
+            rate = rateGiven ? rate : 100;
+        } else if (sockets != null) {
+            throw new IllegalArgumentException("--sockets is for --scenario fanout; the chats scenario opens one per --users");
+        }
         if (chats > users) {
             throw new IllegalArgumentException("--chats " + chats + " exceeds --users " + users + ": a chat needs a member");
         }
         if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme())) {
             throw new IllegalArgumentException("--url must be http(s): " + url);
         }
-        return new LoadOptions(url, users, chats, rate, duration, warmup, Optional.ofNullable(out), label);
+        return new LoadOptions(url, users, chats, rate, duration, warmup, Optional.ofNullable(out), label, scenario);
+    }
+
+    private static String scenario(String value) {
+        if (value.equals(CHATS) || value.equals(FANOUT)) {
+            return value;
+        }
+        throw new IllegalArgumentException("--scenario is " + CHATS + " or " + FANOUT + ": " + value);
     }
 
     private static int positiveInt(String flag, String value) {

@@ -48,7 +48,8 @@ final class EventStream implements LiveConnections.Connection {
     private sealed interface Frame {
     }
 
-    private record Event(String name, String data, String id) implements Frame {
+    /** {@code dataBytes} is the data's size in UTF-8, counted once where the data was written. */
+    private record Event(String name, String data, int dataBytes, String id) implements Frame {
     }
 
     private record Comment(String text) implements Frame {
@@ -62,7 +63,7 @@ final class EventStream implements LiveConnections.Connection {
     private static int bytes(Frame frame) {
         int framing = 24;
         return framing + switch (frame) {
-            case Event event -> utf8(event.name()) + utf8(event.data()) + (event.id() == null ? 0 : utf8(event.id()));
+            case Event event -> utf8(event.name()) + event.dataBytes() + (event.id() == null ? 0 : utf8(event.id()));
             case Comment comment -> utf8(comment.text());
             case Closing closing -> utf8(closing.reason());
         };
@@ -172,11 +173,13 @@ final class EventStream implements LiveConnections.Connection {
             }
             return false;
         }
-        LiveEventJson.from(signal).ifPresent(event -> {
+        LiveFrames.of(signal).ifPresent(shared -> {
+            // The data is shared with every connection sent the same event; the id is this stream's.
             // The feed has just counted this chat message as handed out, so the id covers it. A
             // mailbox event carries none: the mailbox is read by pulling, not resumed.
+            LiveEventJson event = shared.event();
             String id = event.chatId() != null && event.message() != null ? EventIds.of(feed.received()) : null;
-            Event frame = new Event(event.type(), new String(Json.write(event), StandardCharsets.UTF_8), id);
+            Event frame = new Event(event.type(), shared.text(), shared.bytes(), id);
             if (signal instanceof LiveSignal.Resync) {
                 // A few bytes, and what lets the client recover: it always goes.
                 queueAlways(frame);

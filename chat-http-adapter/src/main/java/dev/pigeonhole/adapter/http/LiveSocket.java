@@ -1,13 +1,11 @@
 package dev.pigeonhole.adapter.http;
 
-import dev.pigeonhole.adapter.http.dto.LiveEventJson;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.LiveFeed;
 import io.javalin.websocket.WsContext;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -143,26 +141,28 @@ final class LiveSocket implements LiveConnections.Connection {
             }
             return false;
         }
-        LiveEventJson.from(signal).ifPresent(event -> send(event, signal instanceof LiveSignal.Resync));
+        LiveFrames.of(signal).ifPresent(frame -> send(frame, signal instanceof LiveSignal.Resync));
         return true;
     }
 
-    /** A resync always goes out: it is a few bytes, and it is what lets a client recover. */
-    private void send(LiveEventJson event, boolean always) {
+    /**
+     * The frame's text is shared with every other socket sent the same event. A resync always
+     * goes out: it is a few bytes, and it is what lets a client recover.
+     */
+    private void send(LiveFrames.Frame frame, boolean always) {
         if (closed.get()) {
             return;
         }
-        byte[] frame = Json.write(event);
+        int bytes = frame.bytes();
         if (always) {
-            unsent.force(frame.length);
-        } else if (!unsent.take(frame.length)) {
+            unsent.force(bytes);
+        } else if (!unsent.take(bytes)) {
             if (!feed.resyncInsteadOfCatchUp()) {
                 cutOffAsSlow();
             }
             return;
         }
-        ws.session.sendText(new String(frame, StandardCharsets.UTF_8),
-                Callback.from(() -> unsent.release(frame.length), failure -> unsent.release(frame.length)));
+        ws.session.sendText(frame.text(), Callback.from(() -> unsent.release(bytes), failure -> unsent.release(bytes)));
         lastSent = System.nanoTime();
         metrics.livePushed();
     }

@@ -8,11 +8,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A real registry that counts the questions about everyone online, the calls a scrape of /metrics could cost. */
+/**
+ * A real registry that counts the questions about everyone online, the calls a scrape of /metrics
+ * could cost, and the sightings recorded, the calls a signed-in request could cost.
+ */
 final class CountingPresenceRegistry implements PresenceRegistry {
 
     private final PresenceRegistry real;
     private final AtomicInteger everyoneOnlineReads = new AtomicInteger();
+    private final AtomicInteger touches = new AtomicInteger();
 
     CountingPresenceRegistry(PresenceRegistry real) {
         this.real = real;
@@ -22,8 +26,13 @@ final class CountingPresenceRegistry implements PresenceRegistry {
         return everyoneOnlineReads.get();
     }
 
+    int touches() {
+        return touches.get();
+    }
+
     @Override
     public Optional<Instant> touch(UserId user, Instant at) {
+        touches.incrementAndGet();
         return real.touch(user, at);
     }
 

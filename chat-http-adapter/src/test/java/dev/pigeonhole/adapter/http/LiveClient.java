@@ -36,8 +36,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class LiveClient implements AutoCloseable {
 
-    /** An event as it arrived: when (nanoTime), what, and its SSE id if it had one. */
-    public record Received(long nanos, JsonNode event, Optional<String> id) {
+    /** An event as it arrived: when (nanoTime), what, its SSE id if it had one, and its text as sent. */
+    public record Received(long nanos, JsonNode event, Optional<String> id, String text) {
 
         public String type() {
             return event.get("type").stringValue();
@@ -211,7 +211,7 @@ public final class LiveClient implements AutoCloseable {
     }
 
     private void arrived(long nanos, String json, String id) {
-        Received received = new Received(nanos, JSON.readTree(json), Optional.ofNullable(id));
+        Received received = new Received(nanos, JSON.readTree(json), Optional.ofNullable(id), json);
         synchronized (all) {
             all.add(received);
         }

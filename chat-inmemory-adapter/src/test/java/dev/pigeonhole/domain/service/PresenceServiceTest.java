@@ -36,8 +36,8 @@ class PresenceServiceTest {
     private final InMemoryChatLock lock = new InMemoryChatLock(clock);
     private final Heard presence = new Heard(channels, Channel.PRESENCE);
     private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
-    private final PresenceService service =
-            new PresenceService(new InMemoryPresenceRegistry(), chats, channels, lock, WINDOW, clock);
+    private final InMemoryPresenceRegistry registry = new InMemoryPresenceRegistry();
+    private final PresenceService service = new PresenceService(registry, chats, channels, lock, WINDOW, clock);
 
     @BeforeEach
     void aliceAndBobShareAChat() {
@@ -63,7 +63,7 @@ class PresenceServiceTest {
     @Test
     void a_user_seen_again_after_the_window_comes_online_again() throws InterruptedException {
         service.touch(ALICE);
-        clock.advance(WINDOW.plusSeconds(1));
+        clock.advance(WINDOW.plus(PresenceService.TOUCH_INTERVAL).plusMillis(1));
         service.touch(ALICE);
 
         assertThat(presence.all()).hasSize(2).allMatch(event -> ((PresenceChanged) event).online());
@@ -119,5 +119,70 @@ class PresenceServiceTest {
         assertThat(service.pruneStale()).isZero();
         elsewhere.get().close();
         assertThat(service.pruneStale()).isEqualTo(1);
+    }
+
+    @Test
+    void a_sighting_within_the_interval_of_the_last_recorded_one_does_not_reach_the_registry() {
+        service.touch(ALICE);
+        clock.advance(PresenceService.TOUCH_INTERVAL.minusMillis(1));
+        service.touch(ALICE);
+
+        assertThat(registry.seenSince(TestClock.START.plusMillis(1))).as("still the first sighting").isEmpty();
+
+        clock.advance(Duration.ofMillis(1));
+        service.touch(ALICE);
+
+        assertThat(registry.seenSince(clock.instant())).containsExactly(ALICE);
+    }
+
+    @Test
+    void a_user_whose_last_sighting_was_not_recorded_stays_online_for_the_whole_window_after_it() {
+        service.touch(ALICE);
+        clock.advance(Duration.ofMillis(900));
+        service.touch(ALICE);
+        clock.advance(WINDOW.minusMillis(1));
+
+        assertThat(service.online(BOB)).as("seen 900 ms later than recorded, and within the window of that")
+                .containsExactly(ALICE);
+        assertThat(service.onlineCount()).isEqualTo(1);
+        assertThat(service.pruneStale()).isZero();
+
+        clock.advance(PresenceService.TOUCH_INTERVAL);
+        assertThat(service.online(BOB)).isEmpty();
+        assertThat(service.pruneStale()).isEqualTo(1);
+    }
+
+    @Test
+    void coming_online_is_still_announced_once_when_the_sightings_in_between_were_not_recorded()
+            throws InterruptedException {
+        for (int i = 0; i < 5; i++) {
+            service.touch(ALICE);
+            clock.advance(Duration.ofMillis(300));
+        }
+
+        assertThat(presence.all()).containsExactly(new PresenceChanged(ALICE, true, TestClock.START));
+        assertThat(registry.seenSince(TestClock.START.plusMillis(1))).as("recorded at 0 and 1200 ms")
+                .containsExactly(ALICE);
+    }
+
+    @Test
+    void what_is_remembered_of_recorded_sightings_is_bounded_and_forgotten_after_the_interval() {
+        int beyond = PresenceService.MAX_REMEMBERED + 10;
+        for (int i = 0; i < beyond; i++) {
+            service.touch(UserId.of("user-" + i));
+        }
+        assertThat(service.remembered()).isEqualTo(PresenceService.MAX_REMEMBERED);
+
+        clock.advance(Duration.ofMillis(10));
+        UserId remembered = UserId.of("user-0");
+        UserId notRemembered = UserId.of("user-" + (beyond - 1));
+        service.touch(remembered);
+        service.touch(notRemembered);
+        assertThat(registry.seenSince(clock.instant())).as("past the bound a sighting is recorded as without throttle")
+                .containsExactly(notRemembered);
+
+        clock.advance(PresenceService.TOUCH_INTERVAL);
+        service.touch(ALICE);
+        assertThat(service.remembered()).as("only the sighting just recorded").isEqualTo(1);
     }
 }
