@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,6 +113,96 @@ final class ChatRows {
             }
         }
         return Optional.of(new ChatSnapshot(chat, access, lastId, firstAvailableId, false, members, keyed, buckets));
+    }
+
+    /**
+     * Several chats with every member, their rows locked until the transaction ends, in two
+     * statements whatever their number; a chat not there has no entry. The rows are locked in the
+     * order of their ids, so two batches lock in the same order and cannot deadlock each other.
+     */
+    static Map<ChatId, ChatSnapshot> lockAll(Connection connection, Collection<ChatId> chats) throws SQLException {
+        Object[] ids = chats.stream().map(ChatId::value).toArray();
+        record Row(Access access, long lastId, long firstAvailableId) {
+        }
+        Map<ChatId, Row> rows = new HashMap<>();
+        try (PreparedStatement locking = connection.prepareStatement("select id, access, last_id, first_available_id"
+                + " from chats where id = any (?) order by id for update")) {
+            locking.setArray(1, connection.createArrayOf("text", ids));
+            try (ResultSet found = locking.executeQuery()) {
+                while (found.next()) {
+                    rows.put(ChatId.of(found.getString(1)),
+                            new Row(Access.valueOf(found.getString(2)), found.getLong(3), found.getLong(4)));
+                }
+            }
+        }
+        // After the lock, in a statement of its own: it sees what the last holder committed.
+        Map<ChatId, Map<UserId, ChatSnapshot.Member>> members = new HashMap<>();
+        try (PreparedStatement reading = connection.prepareStatement("select chat_id, user_id, cursor_id, join_point"
+                + " from chat_members where chat_id = any (?)")) {
+            reading.setArray(1, connection.createArrayOf("text", ids));
+            try (ResultSet found = reading.executeQuery()) {
+                while (found.next()) {
+                    members.computeIfAbsent(ChatId.of(found.getString(1)), chat -> new HashMap<>())
+                            .put(UserId.of(found.getString(2)), new ChatSnapshot.Member(found.getLong(3), found.getLong(4)));
+                }
+            }
+        }
+        Map<ChatId, ChatSnapshot> locked = new HashMap<>();
+        rows.forEach((chat, row) -> locked.put(chat, new ChatSnapshot(chat, row.access(), row.lastId(),
+                row.firstAvailableId(), false, members.getOrDefault(chat, Map.of()), Map.of(), Map.of())));
+        return locked;
+    }
+
+    /**
+     * What acknowledging changed in several chats, each from {@code before} to {@code after}:
+     * cursors, and what is held. One batch per table, whatever the number of chats. Anything else
+     * changed is a bug of the caller's, refused before a statement runs.
+     */
+    static void writeAcknowledged(Connection connection, Map<ChatId, ChatSnapshot> before,
+                                  Map<ChatId, ChatSnapshot> after) throws SQLException {
+        try (PreparedStatement held = connection.prepareStatement(
+                     "update chats set first_available_id = ? where id = ?");
+             PreparedStatement cursors = connection.prepareStatement(
+                     "update chat_members set cursor_id = ? where chat_id = ? and user_id = ?");
+             PreparedStatement dropped = connection.prepareStatement(
+                     "delete from chat_messages where chat_id = ? and id < ?")) {
+            boolean anyHeld = false;
+            boolean anyCursor = false;
+            for (var entry : after.entrySet()) {
+                ChatSnapshot was = before.get(entry.getKey());
+                ChatSnapshot now = entry.getValue();
+                if (now.deleted() || now.lastId() != was.lastId() || now.access() != was.access()
+                        || !now.members().keySet().equals(was.members().keySet())) {
+                    throw new IllegalStateException("an acknowledgement changed more than cursors in " + now.id());
+                }
+                String chat = now.id().value();
+                if (now.firstAvailableId() != was.firstAvailableId()) {
+                    held.setLong(1, now.firstAvailableId());
+                    held.setString(2, chat);
+                    held.addBatch();
+                    dropped.setString(1, chat);
+                    dropped.setLong(2, now.firstAvailableId());
+                    dropped.addBatch();
+                    anyHeld = true;
+                }
+                for (var member : now.members().entrySet()) {
+                    if (member.getValue().cursor() != was.members().get(member.getKey()).cursor()) {
+                        cursors.setLong(1, member.getValue().cursor());
+                        cursors.setString(2, chat);
+                        cursors.setString(3, member.getKey().value());
+                        cursors.addBatch();
+                        anyCursor = true;
+                    }
+                }
+            }
+            if (anyCursor) {
+                cursors.executeBatch();
+            }
+            if (anyHeld) {
+                held.executeBatch();
+                dropped.executeBatch();
+            }
+        }
     }
 
     /** A new chat's row; false if the id is taken. */

@@ -18,8 +18,11 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -131,6 +134,31 @@ class StatementBudgetTest {
         assertThat(hundred).isEqualTo(one);
         assertThat(hundred).isEqualTo(new Cost(2, 3));
         assertThat(list).isEqualTo(new Cost(2, 3));
+    }
+
+    @Test
+    void a_batch_acknowledge_costs_the_same_for_one_chat_as_for_a_hundred() {
+        UserId alice = user();
+        UserId bob = user();
+        SortedMap<ChatId, Long> upTo = new TreeMap<>();
+        Map<Integer, Cost> costs = new TreeMap<>();
+        for (int k = 1; k <= 100; k++) {
+            ChatId chat = chat();
+            chats.open(chat, alice, Set.of(bob), "hi", AT);
+            chats.send(chat, alice, "two", AT);
+            upTo.put(chat, 1L);
+            if (k == 1 || k == 10 || k == 100) {
+                // Each chat's cursor moves and each chat drops message 1, which both have read.
+                costs.put(k, cost(() -> chats.acknowledge(bob, upTo)));
+                upTo.replaceAll((c, up) -> 2L);
+                chats.acknowledge(bob, upTo);
+                upTo.replaceAll((c, up) -> 1L);
+            }
+        }
+
+        System.out.printf("[budget] batch acknowledge at K = 1, 10, 100: %s%n", costs.values());
+        assertThat(costs.values()).as("rows, members, cursors, windows, trims")
+                .containsOnly(new Cost(5, 6));
     }
 
     @Test
