@@ -118,6 +118,59 @@ class PageAcknowledgesTest {
         assertThat(api.get("/api/pending", api.signIn(bob)).json().get("chats").get(0).get("unread").asInt()).isZero();
     }
 
+    /**
+     * The page's acknowledgement waits a moment (300 ms) after what it shows: held here until the
+     * test lets it go, so that what happens within that moment is the test's to choose.
+     */
+    private static final String HOLD_ACKNOWLEDGEMENTS = """
+            window.heldAcks = [];
+            const later = window.setTimeout;
+            window.setTimeout = function (callback, delay, ...rest) {
+              if (delay === 300) {
+                window.heldAcks.push(() => callback(...rest));
+                return 0;
+              }
+              return later.call(this, callback, delay, ...rest);
+            };
+            window.releaseAcks = () => window.heldAcks.splice(0).forEach((run) => run());
+            """;
+
+    @Test
+    void a_chat_left_before_its_acknowledgement_went_out_is_acknowledged_with_the_next_in_one_request() {
+        browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", HOLD_ACKNOWLEDGEMENTS));
+        String alice = api.signIn(ApiClient.randomUser("alice"));
+        String bob = ApiClient.randomUser("bob");
+        String first = "first-" + UUID.randomUUID().toString().substring(0, 8);
+        String second = "second-" + UUID.randomUUID().toString().substring(0, 8);
+        for (String chat : List.of(first, second)) {
+            assertThat(api.postJson("/api/chats", alice, Map.of("members", List.of(bob), "message", "one", "chatId", chat))
+                    .status()).isEqualTo(201);
+            assertThat(api.postJson("/api/chats/" + chat + "/messages", alice, Map.of("message", "two")).status())
+                    .isEqualTo(201);
+        }
+
+        browser.get("http://127.0.0.1:" + server.port() + "/#chat=" + first);
+        browser.findElement(testId("signin-name")).sendKeys(bob);
+        browser.findElement(testId("signin-button")).click();
+        waitFor(driver -> shownIds(driver).equals(List.of(1L, 2L)) && held(driver) > 0);
+        long heldBefore = held(browser);
+        // Bob moves on before the first chat's acknowledgement went out; the second is filled
+        // and its own acknowledgement waits too.
+        browser.findElement(By.cssSelector("[data-testid='chat-item'][data-chat-id='" + second + "']")).click();
+        waitFor(driver -> driver.getCurrentUrl().endsWith("#chat=" + second) && shownIds(driver).equals(List.of(1L, 2L))
+                && held(driver) > heldBefore);
+        assertThat(acks(browser)).as("nothing goes out while the moment lasts").isEmpty();
+
+        browser.executeScript("window.releaseAcks()");
+
+        waitFor(driver -> !acks(driver).isEmpty());
+        assertThat(acks(browser)).hasSize(1);
+        assertThat(acks(browser).getFirst().get("chats")).isEqualTo(Map.of(first, 2L, second, 2L));
+        String bobs = api.signIn(bob);
+        assertThat(api.get("/api/pending", bobs).json().get("chats").values())
+                .allSatisfy(chat -> assertThat(chat.get("unread").asInt()).isZero());
+    }
+
     /** The run starts at what is read already, and passes over what the server no longer holds. */
     @Test
     void the_run_shown_starts_at_the_cursor_passes_what_the_server_dropped_and_stops_at_a_hole() {
@@ -150,6 +203,10 @@ class PageAcknowledgesTest {
         assertThat(runs.get("pastWhatWasDropped")).isEqualTo(Map.of("upTo", 6L, "hole", false));
         assertThat(runs.get("nothingAfterAHole")).isEqualTo(Map.of("upTo", 0L, "hole", true));
         assertThat(runs.get("unbroken")).isEqualTo(Map.of("upTo", 9L, "hole", false));
+    }
+
+    private static long held(ChromeDriver driver) {
+        return ((Number) driver.executeScript("return window.heldAcks.length")).longValue();
     }
 
     private static List<Long> shownIds(ChromeDriver driver) {

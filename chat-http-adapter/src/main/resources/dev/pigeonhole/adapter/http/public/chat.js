@@ -194,11 +194,19 @@ function noteShown(s) {
   if (upTo) s.unacked.set(chatId, Math.max(upTo, s.unacked.get(chatId) ?? 0));
 }
 
-/** Every chat shown since the last acknowledgement, in one request (POST /api/read). */
+/**
+ * Every chat shown since the last acknowledgement, in one request (POST /api/read). One request
+ * at a time: what is shown meanwhile goes in the next, which follows this one.
+ */
 async function acknowledge(s) {
   if (current !== s) return;
   noteShown(s);
   if (!s.unacked.size) return;
+  if (s.acknowledging) {
+    s.acknowledgeAgain = true;
+    return;
+  }
+  s.acknowledging = true;
   const batch = new Map(s.unacked);
   try {
     await api.acknowledgeChats(Object.fromEntries(batch));
@@ -216,6 +224,12 @@ async function acknowledge(s) {
       refreshChats(s).catch(report);
     } else if (!isTransient(error)) {
       report(error);
+    }
+  } finally {
+    s.acknowledging = false;
+    if (s.acknowledgeAgain) {
+      s.acknowledgeAgain = false;
+      scheduleAck(s);
     }
   }
 }

@@ -77,6 +77,8 @@ function startSession(user, token) {
     ackTimer: 0,
     /** chatId → how far it was shown and is not yet acknowledged: the next POST /api/read. */
     unacked: new Map(),
+    acknowledging: false,
+    acknowledgeAgain: false,
     catchingUp: null,
     catchUpAgain: false,
   };
