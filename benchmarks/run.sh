@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every benchmark of Pigeonhole on this machine and writes benchmarks/RESULTS.md with charts.
 #
-#   benchmarks/run.sh            the full run: 3 rounds, many connections, then the catalog (about 30 minutes on 2 cores)
-#   benchmarks/run.sh --quick    2 short rounds, small N, a thin catalog (about 8 minutes on 2 cores): a smoke run
+#   benchmarks/run.sh            the full run: 3 rounds, many connections, the catalog (30 to 35 minutes on 2 cores)
+#   benchmarks/run.sh --quick    2 short rounds, small N, a thin catalog (about 11 minutes on 2 busy cores): a smoke run
 #   benchmarks/run.sh [--quick] [--skip-build] [-- <extra JMH arguments for the catalog, e.g. a regex>]
 #
 # Phases: build benchmarks.jar; start a private redis-server and a private 3-master Redis Cluster
@@ -387,7 +387,8 @@ else
   LOAD_FIRST_WARMUP=15; LOAD_WARMUP=5; LOAD_SECONDS=10
   LOAD_OPTS=(--users 200 --chats 20 --rate 400)
   HTTP_OPTS=(--callers 16 --warmup 2 --duration 8)
-  FANOUT_FIRST_WARMUP=8; FANOUT_WARMUP=3; FANOUT_SECONDS=10
+  # 600 messages a round: the p99 is the sixth slowest, and the three stores add about a minute.
+  FANOUT_FIRST_WARMUP=6; FANOUT_WARMUP=3; FANOUT_SECONDS=6
   # Each N's whole run (sign-in, warm-up, opening, fan-out) is cut at its limit, and reports what
   # it has: at the 15 connects a second of before the batched presence, 5 000 would take 6 minutes.
   CONN_NS=(1000 5000); CONN_LIMITS=(90 180); CONN_OPTS=(--warmup-sockets 200 --rounds 5)
@@ -553,7 +554,8 @@ note "Ratio phase: $ROUNDS rounds$([ $QUICK = 1 ] && echo " (quick mode: fewer a
   "Each round: redis-benchmark of the send script right before and right after the JMH run it is divided into" \
   "(1 client, ${RB_SENDS[0]} sends, around our sends on 1 thread; 8 clients, ${RB_SENDS[1]} sends, around 8 threads;" \
   "\`-c 50 -P 16\`, ${RB_SENDS[2]} sends, around the many callers), our pending and the book's fetch at K = 100 in one" \
-  "JMH run, then the load generator and the HTTP send rate against each store's server in turn. JMH in the rounds:" \
+  "JMH run, then the load generator, its fan-out scenario and the HTTP send rate against each store's server in turn." \
+  "JMH in the rounds:" \
   "\`${ROUND_JMH[*]}\`."
 note "Load generator: \`${LOAD_OPTS[*]} --duration $LOAD_SECONDS\`, warm-up ${LOAD_FIRST_WARMUP} s in round 1" \
   "and ${LOAD_WARMUP} s after it (the servers stay up, so the JIT keeps what earlier rounds taught it)." \

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -117,7 +118,8 @@ final class ResultsPage {
             }
             md.append(" | ").append(r.spreadText()).append(" | ").append(r.verdictText()).append(" |\n");
         }
-        md.append('\n');
+        md.append("\nThe many-live-connections targets, one run per N rather than rounds, are in their own section "
+                + "below.\n\n");
         // Why a target is missed takes a person reading a profile; it lives in a file of its own
         // next to this page, so that rerunning the numbers does not throw the reasons away.
         Path analysis = options.out().toAbsolutePath().resolveSibling("ANALYSIS.md");
@@ -310,7 +312,7 @@ final class ResultsPage {
         for (Ratio target : Targets.connections(byN)) {
             md.append("| ").append(target.name()).append(" | ").append(target.targetText()).append(" | ")
                     .append(target.rounds().stream().findFirst().map(target::roundText).orElse("—")).append(" | ")
-                    .append(target.verdictText().replace(" (worst round", " (").replace(" (best round", " ("))
+                    .append(target.verdictText().replace("(worst round ", "(").replace("(best round ", "("))
                     .append(" |\n");
         }
         md.append("\n| Field");
@@ -340,9 +342,16 @@ final class ResultsPage {
         md.append('\n');
     }
 
-    /** A JSON document's leaves by their dotted path, each as the page shows it. */
+    /**
+     * A JSON document's leaves by their dotted path, each as the page shows it; the connections
+     * benchmark's {@code stretches} (connects per second over each tenth of N) become one row.
+     */
     private static void flatten(String path, JsonNode node, Map<String, String> into) {
-        if (node.isObject()) {
+        if (path.equals("stretches") && node.isArray()) {
+            List<String> rates = new ArrayList<>();
+            node.values().forEach(stretch -> rates.add(opsText(stretch.path("connectsPerSecond").asDouble(Double.NaN))));
+            into.put("stretches: connects/s over each tenth of N", String.join(" · ", rates));
+        } else if (node.isObject()) {
             node.properties().forEach(e -> flatten(path.isEmpty() ? e.getKey() : path + "." + e.getKey(), e.getValue(),
                     into));
         } else if (node.isArray()) {
@@ -350,7 +359,8 @@ final class ResultsPage {
                 flatten(path + "[" + i + "]", node.get(i), into);
             }
         } else {
-            into.put(path, node.isNull() ? "—" : node.isNumber() ? opsText(node.asDouble()) : node.asString(""));
+            into.put(path, node.isNull() ? "—" : node.isIntegralNumber() ? String.format(Locale.ROOT, "%,d", node.asLong())
+                    : node.isNumber() ? opsText(node.asDouble()) : node.asString(""));
         }
     }
 
