@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every benchmark of Pigeonhole on this machine and writes benchmarks/RESULTS.md with charts.
 #
-#   benchmarks/run.sh            the full run: 3 rounds, then the catalog (about 30 minutes on 2 cores)
-#   benchmarks/run.sh --quick    2 short rounds and a thin catalog (5 to 6 minutes on 2 cores): a smoke run
+#   benchmarks/run.sh            the full run: 3 rounds, many connections, the catalog (30 to 35 minutes on 2 cores)
+#   benchmarks/run.sh --quick    2 short rounds, small N, a thin catalog (about 11 minutes on 2 busy cores): a smoke run
 #   benchmarks/run.sh [--quick] [--skip-build] [-- <extra JMH arguments for the catalog, e.g. a regex>]
 #
 # Phases: build benchmarks.jar; start a private redis-server and a private 3-master Redis Cluster
@@ -10,9 +10,10 @@
 # is set; without one the PostgreSQL rows are skipped); start one server per store for the
 # end-to-end runs; the ratio phase: ROUNDS rounds, each measuring every target's two sides back
 # to back (redis-benchmark right before and after the JMH run it is divided into, our pending and
-# the book's fetch in one JMH run, the stores' load and HTTP runs in turn), into
-# target/results/rounds/N/; the catalog, one JMH run of every benchmark on every backend, for the
-# tables; the report. A phase that fails is reported and skipped, so the report still comes out,
+# the book's fetch in one JMH run, the stores' load, fan-out and HTTP runs in turn), into
+# target/results/rounds/N/; many live connections, N sockets against a fresh in-memory server for
+# each N, into target/results/connections-N.json; the catalog, one JMH run of every benchmark on
+# every backend, for the tables; the report. A phase that fails is reported and skipped, so the report still comes out,
 # with "not run" where that phase's numbers would be.
 #
 # Environment: REDIS_URL (use that Redis instead of starting one: keys get a prefix of this run's
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --skip-build) BUILD=0 ;;
     --) shift; EXTRA_JMH=("$@"); break ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -368,6 +369,10 @@ if [ $QUICK = 1 ]; then
   LOAD_FIRST_WARMUP=8; LOAD_WARMUP=2; LOAD_SECONDS=4
   LOAD_OPTS=(--users 40 --chats 10 --rate 100)
   HTTP_OPTS=(--callers 8 --warmup 1 --duration 3)
+  # The fan-out scenario: p99 needs a few hundred messages, so 3 s at its 100 a second.
+  FANOUT_FIRST_WARMUP=4; FANOUT_WARMUP=2; FANOUT_SECONDS=3
+  # Smaller N than the full run's 1 000 and 5 000, which the report says: a check that it runs.
+  CONN_NS=(300 1000); CONN_LIMITS=(60 90); CONN_OPTS=(--warmup-sockets 50 --rounds 3)
   # Throughput only, K and N at the ends (K = 100 is the target's); what the rounds measured
   # (8 threads, virtual threads, the book's send and fetch) is left to them: the tables take the
   # rounds' median where the catalog has no figure.
@@ -382,6 +387,11 @@ else
   LOAD_FIRST_WARMUP=15; LOAD_WARMUP=5; LOAD_SECONDS=10
   LOAD_OPTS=(--users 200 --chats 20 --rate 400)
   HTTP_OPTS=(--callers 16 --warmup 2 --duration 8)
+  # 600 messages a round: the p99 is the sixth slowest, and the three stores add about a minute.
+  FANOUT_FIRST_WARMUP=6; FANOUT_WARMUP=3; FANOUT_SECONDS=6
+  # Each N's whole run (sign-in, warm-up, opening, fan-out) is cut at its limit, and reports what
+  # it has: at the 15 connects a second of before the batched presence, 5 000 would take 6 minutes.
+  CONN_NS=(1000 5000); CONN_LIMITS=(90 180); CONN_OPTS=(--warmup-sockets 200 --rounds 5)
   # Every benchmark in both modes on every backend: about 120 trials of 3 s plus set-up.
   CATALOG_JMH=(-f 1 -wi 1 -w 1s -i 2 -r 1s)
   ROUND_LIMIT=900; CATALOG_LIMIT=3600
@@ -395,6 +405,7 @@ CLUSTER_BACKENDS=""
 [ $HAVE_CLUSTER = 1 ] && CLUSTER_BACKENDS=,JEDIS_CLUSTER,LETTUCE_CLUSTER
 STORES=(memory jedis lettuce)
 [ $HAVE_POSTGRES = 1 ] && STORES+=(postgres)
+FANOUT_STORES=(memory jedis lettuce)
 
 # JMH refuses to start while another JMH holds /tmp/jmh.lock, since two runs skew each other;
 # JMH_IGNORE_LOCK=1 runs anyway, for a machine shared on purpose.
@@ -517,6 +528,18 @@ load_run() { # $1 = round folder, $2 = store label, $3 = warm-up seconds
   [ $status = 0 ] && [ -s "$dir/load-$label.json" ] || failed "load: $label, round ${dir##*/}"
 }
 
+fanout_run() { # $1 = round folder, $2 = store label, $3 = warm-up seconds
+  local dir=$1 label=$2 warmup=$3 status=0
+  [ -n "${SERVER_URL[$label]:-}" ] || return 0
+  # 100 users, a socket each, in one chat at 100 messages a second: the time to the last socket.
+  bounded $((3 * (FANOUT_SECONDS + warmup) + 60)) "$dir/fanout-$label.log" '^(ready|setup failed)|^ *latency p(50|99) ' \
+    "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.load.LoadGenerator --url "${SERVER_URL[$label]}" \
+      --scenario fanout --sockets 100 --rate 100 --duration "$FANOUT_SECONDS" --warmup "$warmup" \
+      --out "$dir/fanout-$label.json" --label "$label" \
+    || status=$?
+  [ $status = 0 ] && [ -s "$dir/fanout-$label.json" ] || failed "fan-out: $label, round ${dir##*/}"
+}
+
 http_run() { # $1 = round folder, $2 = store label
   local dir=$1 label=$2
   [ -n "${SERVER_URL[$label]:-}" ] || return 0
@@ -531,10 +554,13 @@ note "Ratio phase: $ROUNDS rounds$([ $QUICK = 1 ] && echo " (quick mode: fewer a
   "Each round: redis-benchmark of the send script right before and right after the JMH run it is divided into" \
   "(1 client, ${RB_SENDS[0]} sends, around our sends on 1 thread; 8 clients, ${RB_SENDS[1]} sends, around 8 threads;" \
   "\`-c 50 -P 16\`, ${RB_SENDS[2]} sends, around the many callers), our pending and the book's fetch at K = 100 in one" \
-  "JMH run, then the load generator and the HTTP send rate against each store's server in turn. JMH in the rounds:" \
+  "JMH run, then the load generator, its fan-out scenario and the HTTP send rate against each store's server in turn." \
+  "JMH in the rounds:" \
   "\`${ROUND_JMH[*]}\`."
 note "Load generator: \`${LOAD_OPTS[*]} --duration $LOAD_SECONDS\`, warm-up ${LOAD_FIRST_WARMUP} s in round 1" \
   "and ${LOAD_WARMUP} s after it (the servers stay up, so the JIT keeps what earlier rounds taught it)." \
+  "Fan-out: \`--scenario fanout --sockets 100 --rate 100 --duration $FANOUT_SECONDS\`, after the load runs, on" \
+  "${FANOUT_STORES[*]}, warm-up ${FANOUT_FIRST_WARMUP} s in round 1 and ${FANOUT_WARMUP} s after it." \
   "HTTP send rate: \`${HTTP_OPTS[*]}\`."
 [ $HAVE_MANY_CALLERS = 1 ] || note "ManyCallersBenchmark is not in this build: its targets are not run."
 [ $HAVE_CLUSTER = 1 ] || note "No Redis Cluster: the cluster rows and targets are not run."
@@ -565,6 +591,10 @@ for round in $(seq 1 "$ROUNDS"); do
   for store in "${STORES[@]}"; do
     load_run "$DIR" "$store" $([ "$round" = 1 ] && echo $LOAD_FIRST_WARMUP || echo $LOAD_WARMUP)
   done
+  # Memory and Redis only: the target is theirs, and PostgreSQL's run would add a minute a round.
+  for store in "${FANOUT_STORES[@]}"; do
+    fanout_run "$DIR" "$store" $([ "$round" = 1 ] && echo $FANOUT_FIRST_WARMUP || echo $FANOUT_WARMUP)
+  done
   for store in "${STORES[@]}"; do
     http_run "$DIR" "$store"
   done
@@ -573,6 +603,58 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 for pid in "${SERVER_PIDS[@]}"; do stop_pid "$pid"; done
 SERVER_PIDS=()
+
+# ---------------------------------------------------------------- many live connections: a fresh server per N
+
+# Each side holds a descriptor per socket, and the benchmark needs about N + 300 on each: the soft
+# limit is raised for the children where the hard one allows (a JVM raises its own to the hard
+# limit anyway, but a shell-started server must not depend on that).
+CONN_MAX=0
+for n in "${CONN_NS[@]}"; do [ "$n" -gt $CONN_MAX ] && CONN_MAX=$n; done
+CONN_FDS=$((CONN_MAX + 500))
+fd_soft=$(ulimit -Sn); fd_hard=$(ulimit -Hn)
+if [ "$fd_soft" != unlimited ] && [ "$fd_soft" -lt $CONN_FDS ]; then
+  if [ "$fd_hard" = unlimited ] || [ "$fd_hard" -ge $CONN_FDS ]; then
+    ulimit -Sn $CONN_FDS
+  else
+    ulimit -Sn "$fd_hard"
+    note "Open files: the hard limit ($fd_hard) is below the $CONN_FDS that N = $CONN_MAX needs; that N may stop short."
+  fi
+fi
+
+connections_run() { # $1 = N, $2 = the whole run's limit in seconds
+  local n=$1 limit=$2 port pid members status=0
+  port=$(free_port)
+  # In memory, rate limits off: the sockets are measured, not a store or the limiter.
+  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --store memory \
+    --rate-send none --rate-create none --rate-invite none --rate-deliver none > "$OUT/server-connections-$n.log" 2>&1 &
+  pid=$!
+  SERVER_PIDS=("$pid")
+  if ! wait_for_port "$port" "$pid" 90; then
+    failed "server for connections, N = $n (see $OUT/server-connections-$n.log)"
+    stop_pid "$pid"; SERVER_PIDS=()
+    return 0
+  fi
+  say "in-memory server PID $pid on 127.0.0.1:$port, for N = $n"
+  # The large chat is 999 members, or all but one of the users when N is smaller.
+  members=$((n - 1 < 999 ? n - 1 : 999))
+  bounded $((limit + 60)) "$OUT/connections-$n.log" '^(run |warm-up|opening|fan-out|time limit)| open, |failed' \
+    "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.load.ConnectionsBenchmark --url "http://127.0.0.1:$port" \
+      --sockets "$n" --server-pid "$pid" --chat-members "$members" "${CONN_OPTS[@]}" --time-limit "PT${limit}S" \
+      --out "$OUT/connections-$n.json" || status=$?
+  stop_pid "$pid"; SERVER_PIDS=()
+  [ $status = 0 ] && [ -s "$OUT/connections-$n.json" ] || failed "connections, N = $n (see $OUT/connections-$n.log)"
+}
+
+phase "many live connections: N = ${CONN_NS[*]}, a fresh in-memory server each"
+say "open files: soft limit $(ulimit -Sn), hard $(ulimit -Hn); N = $CONN_MAX needs about $CONN_FDS"
+CONN_START=$SECONDS
+for i in "${!CONN_NS[@]}"; do
+  connections_run "${CONN_NS[$i]}" "${CONN_LIMITS[$i]}"
+done
+note "Many live connections: N = ${CONN_NS[*]}$([ $QUICK = 1 ] && echo " (quick mode: the full run's are 1 000 and 5 000)")," \
+  "each against a fresh in-memory server, \`${CONN_OPTS[*]}\`, each whole run cut at ${CONN_LIMITS[*]} s;" \
+  "open files $(ulimit -Sn). The phase took $((SECONDS - CONN_START)) s."
 
 # ---------------------------------------------------------------- the catalog: every benchmark, for the tables
 

@@ -22,7 +22,14 @@ record Ratio(String name, Kind kind, double target, List<Side> rounds) {
         /** ours ≥ target, in operations per second. */
         AT_LEAST_OPS,
         /** ours ≤ target, in milliseconds. */
-        AT_MOST_MILLIS
+        AT_MOST_MILLIS,
+        /** ours ≤ target, in bytes. */
+        AT_MOST_BYTES;
+
+        /** Whether a lower value is the better one. */
+        boolean ceiling() {
+            return this == AT_MOST_MILLIS || this == AT_MOST_BYTES;
+        }
     }
 
     enum Verdict { MET, UNDECIDED, MISSED, NOT_RUN }
@@ -60,7 +67,7 @@ record Ratio(String name, Kind kind, double target, List<Side> rounds) {
     }
 
     boolean clears(double value) {
-        return kind == Kind.AT_MOST_MILLIS ? value <= target : value >= target;
+        return kind.ceiling() ? value <= target : value >= target;
     }
 
     Verdict verdict() {
@@ -80,6 +87,7 @@ record Ratio(String name, Kind kind, double target, List<Side> rounds) {
             case RATIO -> "≥ " + number(target) + "×";
             case AT_LEAST_OPS -> "≥ " + Formats.opsText(target) + " ops/s";
             case AT_MOST_MILLIS -> "≤ " + number(target) + " ms";
+            case AT_MOST_BYTES -> "≤ " + Formats.opsText(target) + " B";
         };
     }
 
@@ -119,16 +127,16 @@ record Ratio(String name, Kind kind, double target, List<Side> rounds) {
 
     /** How far a value lies past the target, positive on the good side. */
     private String margin(double value) {
-        double relative = kind == Kind.AT_MOST_MILLIS ? 1 - value / target : value / target - 1;
+        double relative = kind.ceiling() ? 1 - value / target : value / target - 1;
         return String.format(Locale.ROOT, "%+.0f%%", relative * 100);
     }
 
     private double worst(List<Double> values) {
-        return kind == Kind.AT_MOST_MILLIS ? max(values) : min(values);
+        return kind.ceiling() ? max(values) : min(values);
     }
 
     private double best(List<Double> values) {
-        return kind == Kind.AT_MOST_MILLIS ? min(values) : max(values);
+        return kind.ceiling() ? min(values) : max(values);
     }
 
     private static double min(List<Double> values) {
@@ -144,6 +152,7 @@ record Ratio(String name, Kind kind, double target, List<Side> rounds) {
             case RATIO -> String.format(Locale.ROOT, "%.2f×", value);
             case AT_LEAST_OPS -> Formats.opsText(value) + " ops/s";
             case AT_MOST_MILLIS -> String.format(Locale.ROOT, "%.2f ms", value);
+            case AT_MOST_BYTES -> Formats.opsText(value) + " B";
         };
     }
 

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -21,8 +23,9 @@ import tools.jackson.databind.ObjectMapper;
  * rounds/N/jmh-*.json           round N of the ratio phase: its JMH runs,
  * rounds/N/evalsha-KIND-*.csv   redis-benchmark of the send script (KIND c1, c8, c50-P16), before and after JMH,
  * rounds/N/load-STORE.json      the load generator against each store's server,
+ * rounds/N/fanout-STORE.json    its fan-out scenario (100 sockets in one chat) against the same server,
  * rounds/N/http-STORE.json      and the HTTP send rate on each
- * connections.json              the many-live-connections benchmark, when it was run
+ * connections-N.json            the many-live-connections benchmark with N sockets, one file per N run
  * </pre>
  * Any of them may be absent or cut short: a run is often partial (a benchmark not written yet,
  * PostgreSQL not installed), and a report that says "not run" is more useful than none, so each
@@ -31,6 +34,7 @@ import tools.jackson.databind.ObjectMapper;
 final class ResultFiles {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern CONNECTIONS = Pattern.compile("connections-(\\d{1,7})\\.json");
 
     private final List<String> warnings = new ArrayList<>();
 
@@ -48,9 +52,23 @@ final class ResultFiles {
             catalog = JmhResults.NONE;
         }
         List<Round> rounds = files.readRounds(folder.resolve("rounds"));
-        Optional<JsonNode> connections = Optional.of(folder.resolve("connections.json")).filter(Files::isRegularFile)
-                .flatMap(files::readJson);
+        Map<Integer, JsonNode> connections = files.readConnections(folder);
         return new RunResults(catalog, rounds, connections, List.copyOf(files.warnings));
+    }
+
+    /** Every connections-N.json in the folder, by N, smallest first. */
+    private Map<Integer, JsonNode> readConnections(Path folder) {
+        Map<Integer, JsonNode> byN = new TreeMap<>();
+        if (!Files.isDirectory(folder)) {
+            return byN;
+        }
+        for (Path file : sortedFiles(folder)) {
+            Matcher name = CONNECTIONS.matcher(file.getFileName().toString());
+            if (name.matches()) {
+                readJson(file).ifPresent(json -> byN.put(Integer.parseInt(name.group(1)), json));
+            }
+        }
+        return byN;
     }
 
     private List<Round> readRounds(Path folder) {
@@ -74,6 +92,7 @@ final class ResultFiles {
         List<JmhResult> jmh = new ArrayList<>();
         Map<String, List<RedisBenchmarkResult>> redisBenchmark = new TreeMap<>();
         Map<String, LoadRun> loads = new LinkedHashMap<>();
+        Map<String, LoadRun> fanOut = new LinkedHashMap<>();
         Map<String, LoadRun> http = new LinkedHashMap<>();
         for (Path file : sortedFiles(folder)) {
             String name = file.getFileName().toString();
@@ -86,11 +105,13 @@ final class ResultFiles {
                 readRedisBenchmark(file).ifPresent(r -> redisBenchmark.computeIfAbsent(kind, k -> new ArrayList<>()).add(r));
             } else if (name.startsWith("load-") && name.endsWith(".json")) {
                 readRun(file, "load-").ifPresent(run -> loads.put(storeOf(name, "load-"), run));
+            } else if (name.startsWith("fanout-") && name.endsWith(".json")) {
+                readRun(file, "fanout-").ifPresent(run -> fanOut.put(storeOf(name, "fanout-"), run));
             } else if (name.startsWith("http-") && name.endsWith(".json")) {
                 readRun(file, "http-").ifPresent(run -> http.put(storeOf(name, "http-"), run));
             }
         }
-        return new Round(number, new JmhResults(List.copyOf(jmh)), redisBenchmark, loads, http);
+        return new Round(number, new JmhResults(List.copyOf(jmh)), redisBenchmark, loads, fanOut, http);
     }
 
     private List<Path> sortedFiles(Path folder) {

@@ -10,11 +10,12 @@ import java.util.OptionalDouble;
  * compares figures taken under the same load on the machine. {@code redisBenchmark} holds the
  * redis-benchmark runs by kind ({@value #ONE_CLIENT}, {@value #EIGHT_CLIENTS},
  * {@value #PIPELINED}), each usually run just before and just after its JMH side;
- * {@code loads} and {@code http} hold the load generator's and the HTTP send rate's results by
- * store label ({@code memory}, {@code jedis}, ...).
+ * {@code loads}, {@code fanOut} and {@code http} hold the load generator's (its chats scenario and
+ * its fan-out scenario, 100 sockets in one chat) and the HTTP send rate's results by store label
+ * ({@code memory}, {@code jedis}, ...).
  */
 record Round(int number, JmhResults jmh, Map<String, List<RedisBenchmarkResult>> redisBenchmark,
-             Map<String, LoadRun> loads, Map<String, LoadRun> http) {
+             Map<String, LoadRun> loads, Map<String, LoadRun> fanOut, Map<String, LoadRun> http) {
 
     static final String ONE_CLIENT = "c1";
     static final String EIGHT_CLIENTS = "c8";
@@ -43,6 +44,11 @@ record Round(int number, JmhResults jmh, Map<String, List<RedisBenchmarkResult>>
 
     Optional<LoadRun> load(String label) {
         return Optional.ofNullable(loads.get(label));
+    }
+
+    /** The store's run of the load generator's fan-out scenario in this round, when there was one. */
+    Optional<LoadRun> fanOut(String label) {
+        return Optional.ofNullable(fanOut.get(label));
     }
 
     private static OptionalDouble number(Optional<LoadRun> run, String field) {

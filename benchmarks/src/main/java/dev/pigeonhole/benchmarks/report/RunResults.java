@@ -18,9 +18,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * One run's results as read ({@link ResultFiles}), with what could not be read: the catalog (one
  * JMH run of every benchmark, for the tables), the rounds of the ratio phase (for the targets),
- * and the many-connections result when that benchmark was run.
+ * and the many-connections results by their number of sockets N, for each N that was run.
  */
-record RunResults(JmhResults catalog, List<Round> rounds, Optional<JsonNode> connections, List<String> warnings) {
+record RunResults(JmhResults catalog, List<Round> rounds, Map<Integer, JsonNode> connections, List<String> warnings) {
 
     /** The backends the tables and charts show, in their order: the single nodes, then the 3-master cluster. */
     static final List<Backend> TABLED = List.of(IN_MEMORY, JEDIS, LETTUCE, POSTGRES, JEDIS_CLUSTER, LETTUCE_CLUSTER);

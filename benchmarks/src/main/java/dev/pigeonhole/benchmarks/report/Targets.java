@@ -29,6 +29,8 @@ final class Targets {
     static final List<Integer> MANY_CALLERS = List.of(64, 256);
     /** The end-to-end stores held against memory, by the label run.sh gives their runs. */
     static final Map<String, String> HTTP_ON_REDIS = Map.of("jedis", "Jedis", "lettuce", "Lettuce");
+    /** The stores the fan-out target holds to 10 ms: memory and Redis, by the label run.sh gives their runs. */
+    static final List<String> FAN_OUT_STORES = List.of("memory", "jedis", "lettuce");
 
     private Targets() {
     }
@@ -80,26 +82,58 @@ final class Targets {
             ratios.add(ratio("HTTP sends/s on Redis (" + HTTP_ON_REDIS.get(store) + ") ÷ on memory", 0.6, rounds,
                     r -> r.http(store, "sendsPerSecond"), r -> r.http("memory", "sendsPerSecond")));
         }
-        for (String store : List.of("memory", "jedis", "lettuce")) {
-            ratios.add(new Ratio("Fan-out to 100 sockets, delivery p99 (" + store + ")", Kind.AT_MOST_MILLIS, 10,
-                    rounds.stream().map(r -> Side.absolute(r.number(),
-                            r.load(store).map(l -> fanOutP99Millis(l.json())).orElse(OptionalDouble.empty()))).toList()));
+        for (String store : FAN_OUT_STORES) {
+            ratios.add(new Ratio("Fan-out to 100 sockets at 100 msg/s, send to last socket p99 (" + store + ")",
+                    Kind.AT_MOST_MILLIS, 10, rounds.stream().map(r -> Side.absolute(r.number(),
+                            r.fanOut(store).map(l -> fanOutP99Millis(l.json())).orElse(OptionalDouble.empty()))).toList()));
         }
         return ratios;
     }
 
     /**
-     * The fan-out scenario's p99, in milliseconds, from a load result that ran it: its
-     * {@code fanOut} object (any capitalisation) with {@code latencyMicros.p99} in microseconds.
+     * The fan-out scenario's p99 from a message's send to its arrival on the last of the chat's
+     * sockets, in milliseconds: the load generator's {@code lastSocketLatencyMicros.p99}, in
+     * microseconds. Empty when the run measured no message (a server that delivered nothing has no
+     * p99, not a p99 of 0).
      */
     static OptionalDouble fanOutP99Millis(JsonNode load) {
-        for (Map.Entry<String, JsonNode> field : load.properties()) {
-            if (field.getKey().equalsIgnoreCase("fanOut") || field.getKey().equalsIgnoreCase("fan-out")) {
-                JsonNode p99 = field.getValue().path("latencyMicros").path("p99");
-                return p99.isNumber() ? OptionalDouble.of(p99.asDouble() / 1000) : OptionalDouble.empty();
-            }
+        JsonNode last = load.path("lastSocketLatencyMicros");
+        JsonNode p99 = last.path("p99");
+        if (!p99.isNumber() || last.path("messages").asLong(0) <= 0) {
+            return OptionalDouble.empty();
         }
-        return OptionalDouble.empty();
+        return OptionalDouble.of(p99.asDouble() / 1000);
+    }
+
+    /**
+     * The many-live-connections targets, held against the run with the most sockets (N = 5 000 in
+     * the full run): connects per second over the last stretch at least 0.8× the first 100's (the
+     * rate does not fall as sockets pile up) and at least 500/s, at most 64 KiB of server memory
+     * per idle socket, and the last socket of the large chat served within 50 ms. One run per N, so
+     * each has one value, not a spread.
+     */
+    static List<Ratio> connections(Map<Integer, JsonNode> byN) {
+        if (byN.isEmpty()) {
+            return List.of();
+        }
+        int n = byN.keySet().stream().mapToInt(Integer::intValue).max().orElseThrow();
+        JsonNode json = byN.get(n);
+        String at = " at N = " + Formats.opsText(n);
+        return List.of(
+                new Ratio("Connects/s, last stretch ÷ first 100" + at, Kind.RATIO, 0.8,
+                        List.of(new Side(1, number(json, "connectsPerSecondLast"), number(json, "connectsPerSecondFirst100")))),
+                new Ratio("Connects/s, last stretch" + at, Kind.AT_LEAST_OPS, 500,
+                        List.of(Side.absolute(1, number(json, "connectsPerSecondLast")))),
+                new Ratio("Server resident memory per idle socket" + at, Kind.AT_MOST_BYTES, 65_536,
+                        List.of(Side.absolute(1, number(json, "rssBytesPerIdleSocket")))),
+                new Ratio("One message to the last socket of the " + json.path("chatMembers").asInt(999)
+                        + "-member chat, median" + at, Kind.AT_MOST_MILLIS, 50,
+                        List.of(Side.absolute(1, number(json, "lastOfChatMillis")))));
+    }
+
+    private static OptionalDouble number(JsonNode json, String field) {
+        JsonNode n = json.path(field);
+        return n.isNumber() ? OptionalDouble.of(n.asDouble()) : OptionalDouble.empty();
     }
 
     private static Ratio ratio(String name, double target, List<Round> rounds, Function<Round, OptionalDouble> ours,
