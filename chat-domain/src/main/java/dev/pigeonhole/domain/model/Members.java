@@ -23,6 +23,13 @@ final class Members {
     private final Map<UserId, Long> cursorByMember = new HashMap<>();
     private final Map<UserId, Long> joinPointByMember = new HashMap<>();
     private final TreeMap<Long, Integer> membersAtCursor = new TreeMap<>();
+    /**
+     * The members as one immutable set, made on the first ask after a change and then handed to
+     * every reader: a thousand live feeds of a thousand-member chat share one set instead of
+     * holding a copy each. Readers under the store's read lock may make it at the same time;
+     * they make equal sets, and an immutable set is safe to publish this way.
+     */
+    private volatile Set<UserId> all;
 
     /** The member's cursor, or empty if the user is not a member. */
     OptionalLong cursorOf(UserId user) {
@@ -41,6 +48,7 @@ final class Members {
 
     /** Adds a user who is not a member yet, with its cursor and join point both at {@code at}. */
     void add(UserId user, long at) {
+        all = null;
         joinPointByMember.put(user, at);
         moveCursor(user, at);
     }
@@ -55,6 +63,7 @@ final class Members {
     }
 
     void remove(UserId member) {
+        all = null;
         Long previous = cursorByMember.remove(member);
         joinPointByMember.remove(member);
         if (previous != null) {
@@ -76,7 +85,12 @@ final class Members {
     }
 
     Set<UserId> all() {
-        return Set.copyOf(cursorByMember.keySet());
+        Set<UserId> members = all;
+        if (members == null) {
+            members = Set.copyOf(cursorByMember.keySet());
+            all = members;
+        }
+        return members;
     }
 
     /** Each member's cursor and join point, as values. */
@@ -89,6 +103,7 @@ final class Members {
 
     /** Puts a member back as a store kept it. */
     void restore(UserId member, ChatSnapshot.Member state) {
+        all = null;
         joinPointByMember.put(member, state.joinPoint());
         moveCursor(member, state.cursor());
     }

@@ -46,7 +46,8 @@ public final class LiveService implements SubscribeToLiveEvents {
 
     /**
      * Subscribes presence, the user's own channel and its chats' channels. Presence is one channel
-     * for the whole server; the feed's {@link PresenceFold} keeps strangers' news out of its queue.
+     * for the whole server; the feed's {@link PresenceFold} names its co-members to the
+     * multiplexer, which offers it their news and no one else's.
      */
     @Override
     public LiveFeed subscribe(UserId user, LiveFeed.Received received) {
@@ -62,14 +63,19 @@ public final class LiveService implements SubscribeToLiveEvents {
             following.forEach(chat -> topics.add(Channel.ofChat(chat)));
         }
         PresenceFold presence = new PresenceFold(user, mine == null ? List.of() : mine, clock);
-        LocalSubscription subscription;
+        LocalSubscription subscription = multiplexer.subscribe(List.of(), presence);
+        // Its co-members are named before presence is followed, so none of their changes is missed.
+        presence.listenThrough(subscription);
         try {
-            subscription = multiplexer.subscribe(topics, presence);
+            topics.forEach(subscription::add);
         } catch (StoreUnavailableException e) {
             // A topic no one here followed yet needs the store, which is away: the feed starts
             // with nothing and subscribes what it should once the store answers.
-            subscription = multiplexer.subscribe(List.of(), presence);
+            topics.forEach(subscription::remove);
             following = null;
+        } catch (RuntimeException e) {
+            subscription.close();
+            throw e;
         }
         return new UserFeed(user, chats, catchUps, subscription, presence, following, received);
     }

@@ -3,6 +3,7 @@ package dev.pigeonhole.domain.service;
 import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.LiveSignal.CloseReason;
 import dev.pigeonhole.domain.model.Topic;
+import dev.pigeonhole.domain.model.UserId;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -45,6 +46,21 @@ public final class LocalSubscription implements AutoCloseable {
          * the delivery thread: it must not block, and never calls a store.
          */
         LiveSignal admit(LiveSignal.Event arriving);
+
+        /**
+         * True if the subscriber hears only of the presence of the people it names through
+         * {@link LocalSubscription#hearPresenceOf}; false if of everyone's.
+         */
+        default boolean choosesWhosePresence() {
+            return false;
+        }
+
+        /**
+         * The subscription has left the multiplexer: the intake takes back the people it named,
+         * and names no one from now on. Runs once, on whichever thread closed it.
+         */
+        default void detached() {
+        }
     }
 
     LocalSubscription(SubscriptionMultiplexer multiplexer, int capacity, Intake intake) {
@@ -79,6 +95,23 @@ public final class LocalSubscription implements AutoCloseable {
 
     public boolean follows(Topic topic) {
         return topics.contains(topic);
+    }
+
+    /** From now on, this person's presence is offered to an intake that {@linkplain Intake#choosesWhosePresence chooses}. */
+    void hearPresenceOf(UserId person) {
+        multiplexer.listen(person, this);
+    }
+
+    void stopHearingPresenceOf(UserId person) {
+        multiplexer.stopListening(person, this);
+    }
+
+    boolean hearsPresenceOf(UserId person) {
+        return multiplexer.listens(person, this);
+    }
+
+    boolean choosesWhosePresence() {
+        return intake.choosesWhosePresence();
     }
 
     public Set<Topic> topics() {
@@ -145,6 +178,7 @@ public final class LocalSubscription implements AutoCloseable {
         for (Topic topic : topics) {
             remove(topic);
         }
+        intake.detached();
         multiplexer.forget(this);
     }
 }

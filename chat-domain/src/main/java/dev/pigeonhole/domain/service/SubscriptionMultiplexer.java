@@ -6,6 +6,7 @@ import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.LiveSignal.CloseReason;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.Topic;
+import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.out.Channels;
 
 import java.util.Collection;
@@ -29,6 +30,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Each topic has a lock of its own, held across its upstream round trip, so a topic's
  * reference count and its upstream state never disagree, while a slow subscribe of one topic
  * holds up no other topic's. The hot path, fan-out, takes none.
+ *
+ * <p>Presence is one topic for the whole server, yet a subscriber may want to hear of only a few
+ * people's (a live feed hears of those it shares a chat with). Such a subscriber names them, and
+ * each change of presence is offered to those who named the person, found by the person: someone
+ * coming online then costs as many offers as people listen for them, not one per subscriber on
+ * the server, most of which would be dropped.
  */
 public final class SubscriptionMultiplexer implements AutoCloseable {
 
@@ -38,6 +45,8 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
     private final int queueCapacity;
     private final Map<Topic, TopicState> topics = new ConcurrentHashMap<>();
     private final Set<LocalSubscription> subscriptions = ConcurrentHashMap.newKeySet();
+    /** For each person, the subscribers that {@linkplain LocalSubscription#hearPresenceOf named} them. */
+    private final Map<UserId, Set<LocalSubscription>> presenceListeners = new ConcurrentHashMap<>();
     /**
      * Shared by every attach and detach, taken alone by close: so the upstream connection is never
      * used once closed, without topics waiting for each other.
@@ -54,6 +63,8 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
     private static final class TopicState {
         final ReentrantLock lock = new ReentrantLock();
         final Set<LocalSubscription> subscribers = ConcurrentHashMap.newKeySet();
+        /** Those of the subscribers that hear of everyone's presence, not only of the people they name. */
+        final Set<LocalSubscription> hearingEveryone = ConcurrentHashMap.newKeySet();
         volatile boolean subscribedUpstream;
         boolean retired;
         /** Why its upstream subscribe failed; the answer for everyone who waited on that attempt. */
@@ -119,6 +130,7 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
         subscriptions.forEach(subscription -> subscription.end(CloseReason.SHUTDOWN));
         subscriptions.clear();
         topics.clear();
+        presenceListeners.clear();
         upstream.close();
     }
 
@@ -146,6 +158,9 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
                         subscribeUpstream(topic, state);
                     }
                     state.subscribers.add(subscription);
+                    if (!subscription.choosesWhosePresence()) {
+                        state.hearingEveryone.add(subscription);
+                    }
                     return;
                 } finally {
                     state.lock.unlock();
@@ -178,6 +193,7 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
             }
             state.lock.lock();
             try {
+                state.hearingEveryone.remove(subscription);
                 if (state.retired || !state.subscribers.remove(subscription) || !state.subscribers.isEmpty()) {
                     return;
                 }
@@ -204,6 +220,37 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
         subscriptions.remove(subscription);
     }
 
+    /** The set is made, added to and dropped when empty inside the map's own compute, so no add is lost. */
+    void listen(UserId person, LocalSubscription subscription) {
+        presenceListeners.compute(person, (who, listeners) -> {
+            Set<LocalSubscription> named = listeners == null ? ConcurrentHashMap.newKeySet() : listeners;
+            named.add(subscription);
+            return named;
+        });
+    }
+
+    void stopListening(UserId person, LocalSubscription subscription) {
+        presenceListeners.computeIfPresent(person, (who, listeners) -> {
+            listeners.remove(subscription);
+            return listeners.isEmpty() ? null : listeners;
+        });
+    }
+
+    /** How many subscribers named this person: the offers one change of their presence costs. */
+    int listenersOf(UserId person) {
+        return presenceListeners.getOrDefault(person, Set.of()).size();
+    }
+
+    /** How many people someone listens for. */
+    int peopleListenedFor() {
+        return presenceListeners.size();
+    }
+
+    boolean listens(UserId person, LocalSubscription subscription) {
+        Set<LocalSubscription> listeners = presenceListeners.get(person);
+        return listeners != null && listeners.contains(subscription);
+    }
+
     /** Receives from upstream on the adapter's delivery thread, which must never block. */
     private final class FanOut implements Channels.Receiver {
 
@@ -214,6 +261,18 @@ public final class SubscriptionMultiplexer implements AutoCloseable {
                 return;
             }
             LiveSignal.Event signal = new LiveSignal.Event(channel, event);
+            if (event instanceof LiveEvent.PresenceChanged changed) {
+                for (LocalSubscription subscriber : state.hearingEveryone) {
+                    subscriber.offer(signal);
+                }
+                // Found by the person, and offered only if they follow the topic it came on.
+                for (LocalSubscription listener : presenceListeners.getOrDefault(changed.user(), Set.of())) {
+                    if (state.subscribers.contains(listener)) {
+                        listener.offer(signal);
+                    }
+                }
+                return;
+            }
             for (LocalSubscription subscriber : state.subscribers) {
                 subscriber.offer(signal);
             }

@@ -182,6 +182,30 @@ class LiveFeedPresenceTest {
         }
     }
 
+    @Test
+    void someones_presence_is_offered_only_to_the_feeds_that_share_a_chat_with_them() throws Exception {
+        UserId dave = user();
+        ChatId team = create(carol, Set.of(dave), "team");
+        try (LiveFeed bobs = live.subscribe(bob); LiveFeed daves = live.subscribe(dave)) {
+            assertThat(nextMessage(bobs)).isEqualTo("1 hi");
+            assertThat(nextMessage(daves)).isEqualTo("1 team");
+            assertThat(multiplexer.listenersOf(alice)).as("bob's feed alone").isEqualTo(1);
+            assertThat(multiplexer.listenersOf(carol)).as("both feeds").isEqualTo(2);
+            assertThat(multiplexer.listenersOf(dave)).as("dave's own feed, not bob's").isEqualTo(1);
+
+            chatService.join(new JoinChat.Command(team, dave, alice));
+            send(team, alice, "alice came");
+            assertThat(nextMessage(daves)).isEqualTo("2 alice came");
+            assertThat(multiplexer.listenersOf(alice)).as("dave's feed hears of alice now").isEqualTo(2);
+
+            chatService.leave(new LeaveChat.Command(team, carol));
+            send(team, alice, "carol left");
+            assertThat(nextMessage(daves)).isEqualTo("3 carol left");
+            assertThat(multiplexer.listenersOf(carol)).as("dave's feed hears of carol no more").isEqualTo(1);
+        }
+        assertThat(multiplexer.peopleListenedFor()).as("closed feeds leave no one named").isZero();
+    }
+
     private void presence(UserId user, boolean online) {
         channels.publish(Channel.PRESENCE, new PresenceChanged(user, online, clock.instant()));
     }
