@@ -381,8 +381,10 @@ if [ $QUICK = 1 ]; then
   ROUND_LIMIT=300; CATALOG_LIMIT=600
 else
   ROUNDS=${ROUNDS:-3}
-  # Per trial about 6 s of measuring plus 2 to 3 s of fork and set-up; 16 trials a round.
-  ROUND_JMH=(-f 1 -wi 1 -w 2s -i 2 -r 2s -bm thrpt)
+  # Per trial about 8 s of warming and measuring plus 2 to 3 s of fork and set-up; 16 trials a
+  # round. Two warm-up iterations: Lettuce's one caller takes several seconds to reach its pace
+  # (2.8k, then 6.2k, then 8.6k sends a second over its first three 2-second iterations here).
+  ROUND_JMH=(-f 1 -wi 2 -w 2s -i 2 -r 2s -bm thrpt)
   RB_SENDS=(40000 150000 500000)
   LOAD_FIRST_WARMUP=15; LOAD_WARMUP=5; LOAD_SECONDS=10
   LOAD_OPTS=(--users 200 --chats 20 --rate 400)
