@@ -64,6 +64,11 @@ import java.util.function.Supplier;
  * <p>Round trips: send, acknowledge and read 1; pending and chatsOf 2 whatever the number of
  * chats (on a single node, pending's second is one script for every chat); a batch acknowledge 1 on a single node and 2 on a cluster, whatever the number of
  * chats; open, join and leave 2 (1 in the book layout, whose chat scripts keep the index).
+ *
+ * <p>It stays one class, past the length of most, because it is the one place where each chat
+ * script's answer words meet the domain's outcomes and refusals: the operations over many chats
+ * (pending, the batch acknowledge, grouping by node) decode the same answers with the same
+ * helpers as the single-chat ones, and split apart they would need those helpers shared anyway.
  */
 public final class RedisChats implements Chats {
 
