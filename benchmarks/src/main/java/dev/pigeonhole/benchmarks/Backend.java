@@ -4,8 +4,9 @@ import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.app.AppConfig;
 import dev.pigeonhole.app.RedisConfig;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.RateLimits;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+
 import java.util.Optional;
 import java.util.UUID;
 

@@ -1,20 +1,14 @@
 package dev.pigeonhole.benchmarks;
 
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.LiveSignal;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.service.LocalSubscription;
-import dev.pigeonhole.domain.service.SubscriptionMultiplexer;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.LiveSignal;
+import dev.pigeonhole.domain.service.live.LocalSubscription;
+import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -27,6 +21,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One event reaching N local subscribers of one chat through the multiplexer: the part of live

@@ -5,7 +5,13 @@ import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.http.ServerMetrics;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
-import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.port.in.live.LiveFeed;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,11 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

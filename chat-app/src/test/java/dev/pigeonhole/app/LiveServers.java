@@ -2,7 +2,8 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.redis.RedisSettings;
-import dev.pigeonhole.domain.model.RateLimits;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.InstantSource;

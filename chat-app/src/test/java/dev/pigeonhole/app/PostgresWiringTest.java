@@ -3,8 +3,8 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.domain.model.chat.PendingChat;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;

@@ -1,10 +1,10 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
 
 import java.time.Instant;

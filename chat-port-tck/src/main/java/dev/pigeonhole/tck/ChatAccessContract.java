@@ -1,13 +1,13 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Chats;
 import org.junit.jupiter.api.Test;
 

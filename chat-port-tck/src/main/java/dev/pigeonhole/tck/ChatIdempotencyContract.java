@@ -1,12 +1,12 @@
 package dev.pigeonhole.tck;
 
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Chats;
 import org.junit.jupiter.api.Test;
 

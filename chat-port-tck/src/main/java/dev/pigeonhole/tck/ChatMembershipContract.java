@@ -1,16 +1,16 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Chats;
 import org.junit.jupiter.api.Test;
 

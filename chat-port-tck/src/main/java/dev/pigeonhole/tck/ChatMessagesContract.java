@@ -1,16 +1,16 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.Chats;
 import org.junit.jupiter.api.Test;

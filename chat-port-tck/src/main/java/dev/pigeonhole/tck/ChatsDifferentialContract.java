@@ -1,11 +1,11 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimit;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -27,10 +27,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
- * The domain's {@link dev.pigeonhole.domain.model.Chat} aggregate is the reference: the store and
+ * The domain's {@link dev.pigeonhole.domain.model.chat.Chat} aggregate is the reference: the store and
  * the aggregate receive the same random operations, and every answer must be the same (the value,
  * or the type of the rejection), every chat list after every step, every pending and history read,
  * and the live announcements of every message, in order. The rules are written in the aggregate

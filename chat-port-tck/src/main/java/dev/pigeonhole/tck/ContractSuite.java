@@ -1,6 +1,6 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.limits.Limits;
 import org.junit.jupiter.api.Nested;
 
 /**

@@ -1,14 +1,14 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.Delivered;
-import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.MailboxFullException;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
+import dev.pigeonhole.domain.model.mailbox.Delivered;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import org.junit.jupiter.api.AfterEach;

@@ -1,7 +1,20 @@
 package dev.pigeonhole.domain.model;
 
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.PendingBudget;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.ChannelPattern;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -54,8 +67,8 @@ class ValuesTest {
     @Test
     void the_default_limits_are_the_documented_ones() {
         assertThat(Limits.DEFAULTS).isEqualTo(new Limits(4_096, 1_000, 10_000, 10_000,
-                new PendingBudget(1_000, 1_048_576), new RateLimits(RateLimit.parse("20/5s"), RateLimit.parse("10/1m"),
-                RateLimit.parse("30/1m"), RateLimit.parse("30/1m"))));
+                new PendingBudget(1_000, 1_048_576), new RateLimits(new RateLimit(20, Duration.ofSeconds(5)), new RateLimit(10, Duration.ofMinutes(1)),
+                new RateLimit(30, Duration.ofMinutes(1)), new RateLimit(30, Duration.ofMinutes(1)))));
     }
 
     @Test

@@ -1,33 +1,34 @@
 package dev.pigeonhole.adapter.http;
 
-import static io.javalin.http.HandlerType.DELETE;
-import static io.javalin.http.HandlerType.GET;
-import static io.javalin.http.HandlerType.POST;
-
 import dev.pigeonhole.adapter.http.dto.ChatSummaryJson;
 import dev.pigeonhole.adapter.http.dto.CreatedChatJson;
 import dev.pigeonhole.adapter.http.dto.MessageJson;
 import dev.pigeonhole.adapter.http.dto.PageJson;
 import dev.pigeonhole.adapter.http.dto.PendingJson;
-import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.CreatedChat;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
-import dev.pigeonhole.domain.port.in.CreateChat;
-import dev.pigeonhole.domain.port.in.FetchPending;
-import dev.pigeonhole.domain.port.in.JoinChat;
-import dev.pigeonhole.domain.port.in.LeaveChat;
-import dev.pigeonhole.domain.port.in.ReadMessages;
-import dev.pigeonhole.domain.port.in.SendMessage;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.CreatedChat;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.domain.port.in.chat.FetchPending;
+import dev.pigeonhole.domain.port.in.chat.JoinChat;
+import dev.pigeonhole.domain.port.in.chat.LeaveChat;
+import dev.pigeonhole.domain.port.in.chat.ReadMessages;
+import dev.pigeonhole.domain.port.in.chat.SendMessage;
 import io.javalin.http.Context;
+
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+
+import static io.javalin.http.HandlerType.DELETE;
+import static io.javalin.http.HandlerType.GET;
+import static io.javalin.http.HandlerType.POST;
 
 /**
  * Group chat (Redis in Action 6.5.2): create, list, send, read, pending, acknowledge, invite or

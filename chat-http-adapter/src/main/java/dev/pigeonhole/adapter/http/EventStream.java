@@ -1,12 +1,17 @@
 package dev.pigeonhole.adapter.http;
 
 import dev.pigeonhole.adapter.http.dto.LiveEventJson;
-import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.model.live.LiveSignal;
+import dev.pigeonhole.domain.port.in.live.LiveFeed;
 import io.javalin.http.Context;
 import io.javalin.http.sse.SseClient;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.EndPoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,10 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
-import org.eclipse.jetty.io.EndPoint;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One client's Server-Sent Events stream ({@code GET /api/events}): the events of the live

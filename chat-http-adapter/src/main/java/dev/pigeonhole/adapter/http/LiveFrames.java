@@ -1,8 +1,9 @@
 package dev.pigeonhole.adapter.http;
 
 import dev.pigeonhole.adapter.http.dto.LiveEventJson;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.LiveSignal;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.LiveSignal;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReferenceArray;

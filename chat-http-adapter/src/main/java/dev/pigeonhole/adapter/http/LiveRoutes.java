@@ -1,17 +1,18 @@
 package dev.pigeonhole.adapter.http;
 
-import static io.javalin.http.HandlerType.GET;
-
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.port.in.live.LiveFeed;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.sse.SseHandler;
-import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+
+import static io.javalin.http.HandlerType.GET;
 
 /**
  * The two ways to be pushed live events, with one protocol between them: {@code GET /api/live}

@@ -1,19 +1,20 @@
 package dev.pigeonhole.adapter.http;
 
-import dev.pigeonhole.domain.model.LiveSignal;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.model.live.LiveSignal;
+import dev.pigeonhole.domain.port.in.live.LiveFeed;
 import io.javalin.websocket.WsContext;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.jetty.websocket.api.Callback;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One client's live WebSocket: every signal of its feed as a JSON text frame. The feed does the

@@ -1,16 +1,17 @@
 package dev.pigeonhole.adapter.http;
 
+import dev.pigeonhole.adapter.http.dto.MailboxJson;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.mailbox.Delivered;
+import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
+import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
+import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
+import io.javalin.http.Context;
+
+import java.util.Set;
+
 import static io.javalin.http.HandlerType.GET;
 import static io.javalin.http.HandlerType.POST;
-
-import dev.pigeonhole.adapter.http.dto.MailboxJson;
-import dev.pigeonhole.domain.model.Delivered;
-import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
-import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
-import dev.pigeonhole.domain.port.in.ReadDirectMessages;
-import io.javalin.http.Context;
-import java.util.Set;
 
 /**
  * Single-recipient mailboxes (Redis in Action 6.5.1): anyone delivers; only the owner reads, and

@@ -1,13 +1,14 @@
 package dev.pigeonhole.adapter.http;
 
-import static io.javalin.http.HandlerType.GET;
-
 import dev.pigeonhole.adapter.http.dto.OnlineJson;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.ListOnlineUsers;
+import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
 import io.javalin.http.Context;
+
 import java.time.Duration;
 import java.util.Optional;
+
+import static io.javalin.http.HandlerType.GET;
 
 /**
  * Who's online, of the people the caller shares a chat with, and the caller itself. Every

@@ -1,19 +1,20 @@
 package dev.pigeonhole.adapter.http;
 
-import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
-import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
-import dev.pigeonhole.domain.port.in.CreateChat;
-import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
-import dev.pigeonhole.domain.port.in.FetchPending;
-import dev.pigeonhole.domain.port.in.JoinChat;
-import dev.pigeonhole.domain.port.in.LeaveChat;
-import dev.pigeonhole.domain.port.in.ListChats;
-import dev.pigeonhole.domain.port.in.ListOnlineUsers;
-import dev.pigeonhole.domain.port.in.ReadDirectMessages;
-import dev.pigeonhole.domain.port.in.ReadMessages;
-import dev.pigeonhole.domain.port.in.SendMessage;
-import dev.pigeonhole.domain.port.in.SubscribeToLiveEvents;
-import dev.pigeonhole.domain.port.in.TouchPresence;
+import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.domain.port.in.chat.FetchPending;
+import dev.pigeonhole.domain.port.in.chat.JoinChat;
+import dev.pigeonhole.domain.port.in.chat.LeaveChat;
+import dev.pigeonhole.domain.port.in.chat.ListChats;
+import dev.pigeonhole.domain.port.in.chat.ReadMessages;
+import dev.pigeonhole.domain.port.in.chat.SendMessage;
+import dev.pigeonhole.domain.port.in.live.SubscribeToLiveEvents;
+import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
+import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
+import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
+import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
+import dev.pigeonhole.domain.port.in.presence.TouchPresence;
+
 import java.util.Objects;
 
 /** Everything the HTTP API asks of the domain: its driving ports, and nothing behind them. */

@@ -1,10 +1,9 @@
 package dev.pigeonhole.adapter.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.ListOnlineUsers;
+import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -13,7 +12,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class GracefulStopTest {
 

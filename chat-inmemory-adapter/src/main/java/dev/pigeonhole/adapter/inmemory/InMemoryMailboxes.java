@@ -1,11 +1,12 @@
 package dev.pigeonhole.adapter.inmemory;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.Delivered;
-import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.mailbox.Delivered;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 
 import java.time.Instant;
@@ -52,7 +53,7 @@ public final class InMemoryMailboxes implements Mailboxes {
             mailbox.lastId = message.id();
             mailbox.messages.addLast(message);
             delivered[0] = new Delivered(owner, message, mailbox.messages.size());
-            channels.publish(Channel.ofUser(owner), delivered[0].event());
+            channels.publish(Channel.ofUser(owner), LiveEvent.announcing(delivered[0]));
             return mailbox;
         });
         return delivered[0];

@@ -1,6 +1,6 @@
 package dev.pigeonhole.adapter.inmemory;
 
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.ChatIdempotencyContract;
 import dev.pigeonhole.tck.StoreFixture;
 

@@ -1,6 +1,6 @@
 package dev.pigeonhole.adapter.inmemory;
 
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.ChatLock;
 import dev.pigeonhole.domain.port.out.Chats;

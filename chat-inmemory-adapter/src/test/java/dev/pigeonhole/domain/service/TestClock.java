@@ -6,9 +6,9 @@ import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** A clock the test moves by hand. */
-final class TestClock implements InstantSource {
+public final class TestClock implements InstantSource {
 
-    static final Instant START = Instant.parse("2026-11-21T10:00:00Z");
+    public static final Instant START = Instant.parse("2026-11-21T10:00:00Z");
 
     private final AtomicReference<Instant> now = new AtomicReference<>(START);
 
@@ -17,7 +17,7 @@ final class TestClock implements InstantSource {
         return now.get();
     }
 
-    void advance(Duration by) {
+    public void advance(Duration by) {
         now.updateAndGet(at -> at.plus(by));
     }
 }

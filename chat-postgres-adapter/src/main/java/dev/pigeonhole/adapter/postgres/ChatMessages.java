@@ -1,9 +1,9 @@
 package dev.pigeonhole.adapter.postgres;
 
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessageLog;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessageLog;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

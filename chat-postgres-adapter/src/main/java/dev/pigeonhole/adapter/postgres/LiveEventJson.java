@@ -1,11 +1,11 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;

@@ -1,10 +1,10 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

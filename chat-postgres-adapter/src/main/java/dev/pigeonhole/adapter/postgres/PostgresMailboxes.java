@@ -1,11 +1,12 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.Delivered;
-import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.mailbox.Delivered;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 
 import java.sql.PreparedStatement;
@@ -85,7 +86,7 @@ public final class PostgresMailboxes implements Mailboxes {
                 store.executeUpdate();
             }
             Delivered delivered = new Delivered(recipient, message, depth);
-            notices.announce(connection, Channel.ofUser(recipient), delivered.event());
+            notices.announce(connection, Channel.ofUser(recipient), LiveEvent.announcing(delivered));
             return delivered;
         });
     }

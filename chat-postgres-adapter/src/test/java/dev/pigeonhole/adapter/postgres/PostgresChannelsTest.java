@@ -1,14 +1,14 @@
 package dev.pigeonhole.adapter.postgres;
 
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Delivered;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
+import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.port.out.Channels;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -78,7 +78,7 @@ class PostgresChannelsTest {
 
         Delivered delivered = store.mailboxes().deliver(bob, UserId.of("alice"), HEAVY_BODY, AT);
 
-        assertThat(recorder.next()).isEqualTo(delivered.event());
+        assertThat(recorder.next()).isEqualTo(LiveEvent.announcing(delivered));
     }
 
     @Test

@@ -1,7 +1,7 @@
 package dev.pigeonhole.adapter.postgres;
 
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.ChatsDifferentialContract;
 import dev.pigeonhole.tck.StoreFixture;
 

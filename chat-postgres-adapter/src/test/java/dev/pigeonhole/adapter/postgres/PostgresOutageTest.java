@@ -1,14 +1,14 @@
 package dev.pigeonhole.adapter.postgres;
 
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

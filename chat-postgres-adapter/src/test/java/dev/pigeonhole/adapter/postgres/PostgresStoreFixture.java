@@ -1,15 +1,8 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.domain.model.ChatId;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServer;
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.ChatLock;
 import dev.pigeonhole.domain.port.out.Chats;
@@ -17,6 +10,14 @@ import dev.pigeonhole.domain.port.out.Mailboxes;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
 import dev.pigeonhole.domain.port.out.Quotas;
 import dev.pigeonhole.tck.StoreFixture;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Every port on one PostgreSQL store in a schema of its own, which isolates it from every other

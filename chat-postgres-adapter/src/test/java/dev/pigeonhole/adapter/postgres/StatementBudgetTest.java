@@ -3,16 +3,15 @@ package dev.pigeonhole.adapter.postgres;
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServer;
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
-import javax.sql.DataSource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -25,6 +24,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,11 +1,11 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.HistoryWindow;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.HistoryWindow;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.RateLimit;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.ChannelPattern;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.DomainException;
 import dev.pigeonhole.domain.model.LockName;
-import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.ChannelPattern;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,30 +1,29 @@
 package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.adapter.redis.ChatScripts.ChatScript;
-import dev.pigeonhole.domain.model.Access;
-import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Joined;
-import dev.pigeonhole.domain.model.Left;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.Opened;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.PrivateChatException;
-import dev.pigeonhole.domain.model.RateLimit;
-import dev.pigeonhole.domain.model.RateLimitedException;
-import dev.pigeonhole.domain.model.RateLimits;
-import dev.pigeonhole.domain.model.RememberedSend;
-import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.Chat;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Joined;
+import dev.pigeonhole.domain.model.chat.Left;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+import dev.pigeonhole.domain.model.chat.Opened;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.chat.RememberedSend;
+import dev.pigeonhole.domain.model.chat.Sent;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.port.out.Chats;
 
 import java.time.Duration;
@@ -148,7 +147,7 @@ public final class RedisChats implements Chats {
             case REPEAT -> remembered(reply.text(0)).replay(chat, key.orElseThrow(), sender, body).message();
             case NO_CHAT -> throw new UnknownChatException(chat);
             case NOT_MEMBER -> throw new NotAMemberException(sender, chat);
-            case RATE_LIMITED -> throw new RateLimitedException(RateLimits.Write.SEND, rate,
+            case RATE_LIMITED -> throw rate.refusal(RateLimits.Write.SEND,
                     Duration.ofMillis(reply.number(0)));
             case LOCKED -> throw answered.unexpected();
         };

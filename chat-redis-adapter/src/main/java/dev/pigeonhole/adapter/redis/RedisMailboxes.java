@@ -1,11 +1,11 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.Delivered;
-import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.mailbox.Delivered;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 
 import java.time.Instant;

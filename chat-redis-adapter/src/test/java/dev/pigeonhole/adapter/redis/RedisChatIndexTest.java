@@ -2,10 +2,10 @@ package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.limits.Limits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

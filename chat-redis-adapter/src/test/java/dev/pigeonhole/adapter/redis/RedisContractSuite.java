@@ -1,7 +1,7 @@
 package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.ContractSuite;
 import dev.pigeonhole.tck.StoreFixture;
 

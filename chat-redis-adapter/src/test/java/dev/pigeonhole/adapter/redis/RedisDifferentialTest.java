@@ -2,7 +2,7 @@ package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.ChatsDifferentialContract;
 import dev.pigeonhole.tck.StoreFixture;
 import net.jqwik.api.Group;

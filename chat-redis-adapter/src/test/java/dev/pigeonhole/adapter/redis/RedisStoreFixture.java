@@ -2,7 +2,7 @@ package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.ChatLock;
 import dev.pigeonhole.domain.port.out.Chats;

@@ -1,29 +1,29 @@
 package dev.pigeonhole.domain.port.out;
 
-import dev.pigeonhole.domain.model.Access;
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
-import dev.pigeonhole.domain.model.ChatChange;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Joined;
-import dev.pigeonhole.domain.model.Left;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.Opened;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.PrivateChatException;
-import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.RateLimitedException;
-import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.Chat;
+import dev.pigeonhole.domain.model.chat.ChatChange;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Joined;
+import dev.pigeonhole.domain.model.chat.Left;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+import dev.pigeonhole.domain.model.chat.Opened;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.chat.Sent;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.live.Channel;
 
 import java.time.Instant;
 import java.util.List;
@@ -110,7 +110,7 @@ public interface Chats {
     /**
      * {@link Chat#pending} for each of the user's chats, in {@link ChatId}'s order, at most
      * {@code perChatLimit} messages of each. Moves no cursor. A user in no chat gets an empty
-     * list. The budget across chats is the caller's ({@link dev.pigeonhole.domain.model.PendingBudget}).
+     * list. The budget across chats is the caller's ({@link dev.pigeonhole.domain.model.limits.PendingBudget}).
      */
     List<PendingChat> pending(UserId user, int perChatLimit);
 

@@ -1,8 +1,9 @@
 package dev.pigeonhole.adapter.http.dto;
 
-import dev.pigeonhole.domain.model.Access;
-import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+
 import java.util.List;
 
 /**

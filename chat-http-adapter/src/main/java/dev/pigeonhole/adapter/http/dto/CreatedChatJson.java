@@ -1,6 +1,6 @@
 package dev.pigeonhole.adapter.http.dto;
 
-import dev.pigeonhole.domain.model.CreatedChat;
+import dev.pigeonhole.domain.model.chat.CreatedChat;
 
 public record CreatedChatJson(String chatId, MessageJson message) {
 

@@ -2,11 +2,12 @@ package dev.pigeonhole.adapter.http.dto;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.LiveSignal;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.LiveSignal;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

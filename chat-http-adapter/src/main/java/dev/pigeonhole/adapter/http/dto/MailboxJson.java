@@ -1,6 +1,7 @@
 package dev.pigeonhole.adapter.http.dto;
 
-import dev.pigeonhole.domain.model.DirectMessage;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+
 import java.util.List;
 
 /** The oldest messages of the caller's mailbox, oldest first; reading removed none of them. */

@@ -1,7 +1,8 @@
 package dev.pigeonhole.adapter.http.dto;
 
-import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;

@@ -1,6 +1,7 @@
 package dev.pigeonhole.adapter.http.dto;
 
-import dev.pigeonhole.domain.model.MessagePage;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+
 import java.util.List;
 
 /** A slice of one chat's history; ask again with {@code after} set to the last id to go on. */

@@ -1,6 +1,7 @@
 package dev.pigeonhole.adapter.http.dto;
 
-import dev.pigeonhole.domain.model.PendingChat;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+
 import java.util.List;
 
 /** Everything the caller has not acknowledged, chat by chat. */

@@ -1,4 +1,4 @@
--- The Chat aggregate (dev.pigeonhole.domain.model.Chat) in Lua, for the one place Java cannot
+-- The Chat aggregate (dev.pigeonhole.domain.model.chat.Chat) in Lua, for the one place Java cannot
 -- run: inside Redis's atomic step. Each function is the Java method or step of the same name,
 -- with the same checks in the same order; a refusal here is an exception there. The contract
 -- suite runs random operations against Chat and against these scripts side by side, so the
