@@ -3,6 +3,7 @@ package dev.pigeonhole.domain.model.chat;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.InvalidInputException;
+import dev.pigeonhole.domain.model.MillisecondClock;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.RateLimitedException;
@@ -13,7 +14,6 @@ import dev.pigeonhole.domain.model.limits.RateLimit;
 import dev.pigeonhole.domain.model.limits.RateLimits;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -47,6 +47,8 @@ import java.util.function.Function;
  * everything up to the lowest cursor: that much may be dropped, and so may whatever is older than
  * the retention limit allows. What is held is therefore always one run of ids,
  * {@link HistoryWindow}.
+ *
+ * <p>Times are to the millisecond, as every store keeps them ({@link MillisecondClock}).
  *
  * <p>Not thread-safe: a store runs one operation on a chat at a time.
  */
@@ -136,18 +138,17 @@ public final class Chat {
      * @throws RateLimitedException  if the sender's bucket in this chat is empty; nothing changed
      */
     public Sent send(UserId sender, String body, Instant at, Optional<IdempotencyKey> key, RateLimit rate) {
+        MillisecondClock.requireMillis(at, "a send's time");
         long cursor = checkMember(sender);
-        // Every store keeps times to the millisecond, so a message reads back as it was sent.
-        Instant sentAt = at.truncatedTo(ChronoUnit.MILLIS);
         if (key.isPresent()) {
-            keyedSends.forgetClosed(sentAt);
-            Optional<RememberedSend> earlier = keyedSends.sentBefore(sender, key.get(), sentAt);
+            keyedSends.forgetClosed(at);
+            Optional<RememberedSend> earlier = keyedSends.sentBefore(sender, key.get(), at);
             if (earlier.isPresent()) {
                 return earlier.get().replay(id, key.get(), sender, body);
             }
         }
-        takeSendToken(sender, rate, sentAt);
-        Message message = new Message(nextId(), sentAt, sender, body);
+        takeSendToken(sender, rate, at);
+        Message message = new Message(nextId(), at, sender, body);
         moveSenderCursor(sender, cursor, message.id());
         trimRetained();
         key.ifPresent(sentUnder -> keyedSends.remember(sender, sentUnder, RememberedSend.of(message),

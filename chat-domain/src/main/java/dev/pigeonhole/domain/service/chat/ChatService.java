@@ -1,8 +1,8 @@
 package dev.pigeonhole.domain.service.chat;
 
-import dev.pigeonhole.domain.model.chat.PendingChats;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.MillisecondClock;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.ChatChange;
 import dev.pigeonhole.domain.model.chat.ChatSummary;
@@ -11,6 +11,7 @@ import dev.pigeonhole.domain.model.chat.Message;
 import dev.pigeonhole.domain.model.chat.MessagePage;
 import dev.pigeonhole.domain.model.chat.Opened;
 import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.chat.PendingChats;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.PendingBudget;
 import dev.pigeonhole.domain.model.limits.RateLimits.Write;
@@ -50,7 +51,7 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     private final Channels channels;
     private final Admission admission;
     private final Limits limits;
-    private final InstantSource clock;
+    private final MillisecondClock clock;
 
     /**
      * @param channels where membership changes are announced, so live connections follow them
@@ -61,7 +62,8 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
         this.channels = Objects.requireNonNull(channels, "channels");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.admission = new Admission(quotas, limits.rates());
-        this.clock = Objects.requireNonNull(clock, "clock");
+        // Read to the millisecond here, once: every store keeps times so.
+        this.clock = MillisecondClock.of(clock);
     }
 
     @Override

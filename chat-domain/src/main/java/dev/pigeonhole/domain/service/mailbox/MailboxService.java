@@ -1,5 +1,6 @@
 package dev.pigeonhole.domain.service.mailbox;
 
+import dev.pigeonhole.domain.model.MillisecondClock;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
@@ -25,14 +26,15 @@ public final class MailboxService implements DeliverDirectMessage, ReadDirectMes
     private final Mailboxes mailboxes;
     private final Admission admission;
     private final Limits limits;
-    private final InstantSource clock;
+    private final MillisecondClock clock;
 
     /** @param quotas the senders' buckets for delivering, held to {@link Limits#rates()} */
     public MailboxService(Mailboxes mailboxes, Quotas quotas, Limits limits, InstantSource clock) {
         this.mailboxes = Objects.requireNonNull(mailboxes, "mailboxes");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.admission = new Admission(quotas, limits.rates());
-        this.clock = Objects.requireNonNull(clock, "clock");
+        // Read to the millisecond here, once: every store keeps times so.
+        this.clock = MillisecondClock.of(clock);
     }
 
     @Override

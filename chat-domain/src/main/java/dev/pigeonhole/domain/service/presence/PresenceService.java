@@ -1,6 +1,7 @@
 package dev.pigeonhole.domain.service.presence;
 
 import dev.pigeonhole.domain.model.LockName;
+import dev.pigeonhole.domain.model.MillisecondClock;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.LiveEvent.PresenceChanged;
@@ -60,7 +61,7 @@ public final class PresenceService implements TouchPresence, ListOnlineUsers, Pr
     private final Channels channels;
     private final ChatLock lock;
     private final Duration window;
-    private final InstantSource clock;
+    private final MillisecondClock clock;
     /** Epoch millis of the sighting of each user this instance last sent to the registry. */
     private final ConcurrentHashMap<UserId, Long> recorded = new ConcurrentHashMap<>();
     /** When (epoch millis) {@link #recorded} is next rid of what is older than the interval. */
@@ -74,7 +75,8 @@ public final class PresenceService implements TouchPresence, ListOnlineUsers, Pr
         this.channels = Objects.requireNonNull(channels, "channels");
         this.lock = Objects.requireNonNull(lock, "lock");
         this.window = new ListOnlineUsers.Query(window).within();
-        this.clock = Objects.requireNonNull(clock, "clock");
+        // Read to the millisecond here, once: every store keeps times so.
+        this.clock = MillisecondClock.of(clock);
     }
 
     @Override

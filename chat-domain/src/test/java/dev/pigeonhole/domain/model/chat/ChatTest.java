@@ -25,6 +25,7 @@ import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -161,12 +162,13 @@ class ChatTest {
         }
 
         @Test
-        void a_message_keeps_its_time_to_the_millisecond_as_every_store_does() {
+        void a_time_finer_than_a_millisecond_is_refused_as_a_bug_and_changes_nothing() {
             openWithBob();
 
-            Message message = chat.send(BOB, "precise", T0.plusNanos(1_234_567), Optional.empty()).message();
-
-            assertThat(message.sentAt()).isEqualTo(T0.plusMillis(1));
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> chat.send(BOB, "precise", T0.plusNanos(1_234_567), Optional.empty()))
+                    .withMessageContaining("MillisecondClock");
+            assertThat(chat.history().lastId()).isEqualTo(1);
         }
 
         @Test

@@ -92,6 +92,17 @@ class ChatServiceTest {
     }
 
     @Test
+    void a_message_is_stamped_with_the_clock_read_to_the_millisecond() {
+        openLunch();
+        clock.advance(Duration.ofNanos(1_234_567));
+
+        Message sent = service.send(new SendMessage.Command(LUNCH, BOB, "hi"));
+
+        assertThat(sent.sentAt()).isEqualTo(TestClock.START.plusMillis(1));
+        assertThat(service.messagesAfter(new ReadMessages.Query(BOB, LUNCH, 1, 10)).messages()).containsExactly(sent);
+    }
+
+    @Test
     void every_member_of_a_new_chat_is_told_on_its_own_channel_and_no_one_else_is() throws InterruptedException {
         openLunch();
 

@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.UserId;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.Set;
 
@@ -22,16 +23,18 @@ public interface ListOnlineUsers {
     /** How many users in all are online within the configured window: a count for operators, naming no one. */
     int onlineCount();
 
+    /** @param within kept to the millisecond, the domain's unit of time, as every time is */
     record Query(Duration within) {
 
         public static final Duration MAX_WINDOW = Duration.ofDays(1);
 
         public Query {
             Objects.requireNonNull(within, "within");
-            if (within.isNegative() || within.isZero() || within.compareTo(MAX_WINDOW) > 0) {
-                throw new InvalidInputException("within must be more than zero and at most " + MAX_WINDOW
+            if (within.compareTo(Duration.ofMillis(1)) < 0 || within.compareTo(MAX_WINDOW) > 0) {
+                throw new InvalidInputException("within must be at least a millisecond and at most " + MAX_WINDOW
                         + ", not " + within);
             }
+            within = within.truncatedTo(ChronoUnit.MILLIS);
         }
     }
 }
