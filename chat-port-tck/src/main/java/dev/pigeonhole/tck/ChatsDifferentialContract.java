@@ -6,6 +6,7 @@ import dev.pigeonhole.domain.model.chat.Access;
 import dev.pigeonhole.domain.model.chat.IdempotencyKey;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.live.Channel;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -80,7 +81,7 @@ public abstract class ChatsDifferentialContract {
             @ForAll("scenarios") List<Step> steps) {
         Names names = Names.fresh();
         Reference reference = new Reference(LIMITS);
-        try (Announcements heard = Announcements.listen(store, names.chats())) {
+        try (Announcements heard = Announcements.listen(store, names.chats().stream().map(Channel::ofChat).toList())) {
             Instant at = START;
             for (int index = 0; index < steps.size(); index++) {
                 Step step = steps.get(index);

@@ -18,6 +18,7 @@ import dev.pigeonhole.domain.model.chat.PendingChat;
 import dev.pigeonhole.domain.model.chat.Sent;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.LiveEvent;
 
 import java.time.Instant;
@@ -40,7 +41,7 @@ final class Reference {
 
     private final Limits limits;
     private final Map<ChatId, Kept> chats = new TreeMap<>();
-    private final Map<ChatId, List<LiveEvent>> announced = new HashMap<>();
+    private final Map<Channel, List<LiveEvent>> announced = new HashMap<>();
 
     Reference(Limits limits) {
         this.limits = limits;
@@ -123,7 +124,7 @@ final class Reference {
     }
 
     /** What each chat's channel must have carried, in order. */
-    Map<ChatId, List<LiveEvent>> announced() {
+    Map<Channel, List<LiveEvent>> announced() {
         return announced;
     }
 
@@ -139,6 +140,7 @@ final class Reference {
         if (!sent.repeat()) {
             kept.stored().add(sent.message());
         }
-        announced.computeIfAbsent(sent.chat(), chat -> new ArrayList<>()).addAll(LiveEvent.announcing(sent));
+        announced.computeIfAbsent(Channel.ofChat(sent.chat()), channel -> new ArrayList<>())
+                .addAll(LiveEvent.announcing(sent));
     }
 }

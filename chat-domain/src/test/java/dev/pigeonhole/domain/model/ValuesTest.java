@@ -12,6 +12,7 @@ import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.ChannelPattern;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+import dev.pigeonhole.domain.model.mailbox.Mailbox;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -50,7 +51,7 @@ class ValuesTest {
 
     @Test
     void acknowledging_past_a_mailbox_s_last_id_is_refused_in_words_that_name_both_ids() {
-        assertThat(DirectMessage.beyondLastId(ALICE, 9, 4))
+        assertThat(Mailbox.beyondLastId(ALICE, 9, 4))
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessage("cannot acknowledge up to 9 in the mailbox of alice: its ids run from 1 to its last id, 4");
     }

@@ -152,7 +152,7 @@ public final class PostgresChats implements Chats {
         return transactions.readOnly("read " + chat, connection -> {
             Chat restored = Chat.restore(ChatRows.read(connection, chat, Optional.of(reader))
                     .orElseThrow(() -> new UnknownChatException(chat)), limits);
-            return ChatMessages.reading(() -> restored.read(reader, after, limit, ChatMessages.log(connection, chat)));
+            return LogReads.reading(() -> restored.read(reader, after, limit, ChatMessages.log(connection, chat)));
         });
     }
 

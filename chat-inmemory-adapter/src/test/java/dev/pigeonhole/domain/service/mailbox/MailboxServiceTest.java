@@ -69,6 +69,16 @@ class MailboxServiceTest {
     }
 
     @Test
+    void a_delivery_is_stamped_with_the_clock_read_to_the_millisecond() {
+        clock.advance(Duration.ofNanos(1_234_567));
+
+        Delivered delivered = service.deliver(new DeliverDirectMessage.Command(alice, bob, "psst"));
+
+        assertThat(delivered.message().sentAt()).isEqualTo(TestClock.START.plusMillis(1));
+        assertThat(read(bob)).containsExactly(delivered.message());
+    }
+
+    @Test
     void a_body_over_the_configured_limit_is_refused_and_nothing_is_delivered() {
         assertThatExceptionOfType(InvalidInputException.class)
                 .isThrownBy(() -> service.deliver(new DeliverDirectMessage.Command(alice, bob, "too long")));
