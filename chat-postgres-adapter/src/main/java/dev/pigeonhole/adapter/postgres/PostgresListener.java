@@ -280,9 +280,9 @@ final class PostgresListener implements Channels.Connection {
         if (name.equals(wakeUp)) {
             return;
         }
-        LiveEventJson.Payload payload;
+        NoticePayload.Payload payload;
         try {
-            payload = LiveEventJson.payload(notification.getParameter());
+            payload = NoticePayload.payload(notification.getParameter());
         } catch (IllegalArgumentException e) {
             LOG.warn("ignoring a notification on {} that is not a live event: {}", name, e.getMessage());
             return;
@@ -307,8 +307,8 @@ final class PostgresListener implements Channels.Connection {
         matching.forEach(pattern -> receiver.onEvent(pattern, channel, event.get()));
     }
 
-    private Optional<LiveEvent> resolve(LiveEventJson.Payload payload) {
-        if (payload instanceof LiveEventJson.Carried carried) {
+    private Optional<LiveEvent> resolve(NoticePayload.Payload payload) {
+        if (payload instanceof NoticePayload.Carried carried) {
             return Optional.of(carried.event());
         }
         try {

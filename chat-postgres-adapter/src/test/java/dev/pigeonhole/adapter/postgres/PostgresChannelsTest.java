@@ -62,7 +62,7 @@ class PostgresChannelsTest {
         Message message = new Message(1, AT, UserId.of("alice"), HEAVY_BODY);
         storeChatMessage(chat, message);
         LiveEvent posted = new LiveEvent.MessagePosted(chat, message);
-        assertThat(LiveEventJson.carried(Channel.ofChat(chat), posted).getBytes(StandardCharsets.UTF_8))
+        assertThat(NoticePayload.carried(Channel.ofChat(chat), posted).getBytes(StandardCharsets.UTF_8))
                 .hasSizeGreaterThan(Notices.MAX_PAYLOAD_BYTES);
         connection.subscribe(Channel.ofChat(chat));
 

@@ -2,6 +2,7 @@ package dev.pigeonhole.adapter.postgres;
 
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.MillisecondClock;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Message;
@@ -15,8 +16,9 @@ import org.junit.jupiter.api.Timeout;
 
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +45,9 @@ import static org.awaitility.Awaitility.await;
  */
 class PostgresOutageTest {
 
+    /** Read as the services read it: to the millisecond, as every store keeps a time. */
+    private static final InstantSource CLOCK = MillisecondClock.of(Clock.systemUTC());
+
     private static final int SENDERS = 4;
     private static final Duration PATIENCE = Duration.ofSeconds(10);
 
@@ -55,7 +60,7 @@ class PostgresOutageTest {
             PostgresChats chats = new PostgresChats(store, Limits.DEFAULTS);
             UserId alice = UserId.of("alice");
             ChatId chat = ChatId.of("outage");
-            chats.open(chat, alice, Set.of(), "before", Instant.now());
+            chats.open(chat, alice, Set.of(), "before", CLOCK.instant());
             CountDownLatch resubscribed = new CountDownLatch(1);
             CountDownLatch heardAfter = new CountDownLatch(1);
             Channels.Connection live = new PostgresChannels(store).connect(new Channels.Receiver() {
@@ -88,7 +93,7 @@ class PostgresOutageTest {
                             String body = "sender " + sender + " message " + n;
                             long started = System.nanoTime();
                             try {
-                                Message sent = chats.send(chat, alice, body, Instant.now());
+                                Message sent = chats.send(chat, alice, body, CLOCK.instant());
                                 answered.put(sent.id(), body);
                                 enoughSent.countDown();
                             } catch (StoreUnavailableException e) {
@@ -119,7 +124,7 @@ class PostgresOutageTest {
             own.bringBack();
             assertThat(resubscribed.await(30, TimeUnit.SECONDS)).as("the subscriber is told to resync").isTrue();
             await().atMost(Duration.ofSeconds(30)).ignoreException(StoreUnavailableException.class)
-                    .until(() -> chats.send(chat, alice, "after", Instant.now()) != null);
+                    .until(() -> chats.send(chat, alice, "after", CLOCK.instant()) != null);
             assertThat(heardAfter.await(10, TimeUnit.SECONDS)).as("and hears what is sent after").isTrue();
             live.close();
 
@@ -144,7 +149,7 @@ class PostgresOutageTest {
             PostgresChats chats = new PostgresChats(store, Limits.DEFAULTS);
             UserId alice = UserId.of("alice");
             ChatId chat = ChatId.of("standby");
-            chats.open(chat, alice, Set.of(), "before", Instant.now());
+            chats.open(chat, alice, Set.of(), "before", CLOCK.instant());
 
             // What a standby, or a database an operator froze, answers: every new transaction is read-only.
             try (Connection admin = own.server().connect("public");
@@ -155,7 +160,7 @@ class PostgresOutageTest {
             // The pool's open connections take the setting at their next transaction, after the reload is read.
             await().atMost(PATIENCE).until(() -> {
                 try {
-                    chats.send(chat, alice, "while read-only", Instant.now());
+                    chats.send(chat, alice, "while read-only", CLOCK.instant());
                     return false;
                 } catch (StoreUnavailableException refused) {
                     return true;
@@ -163,7 +168,7 @@ class PostgresOutageTest {
             });
 
             long lastId = chats.messagesAfter(alice, chat, 0, 10).lastId();
-            assertThatThrownBy(() -> chats.send(chat, alice, "again", Instant.now()))
+            assertThatThrownBy(() -> chats.send(chat, alice, "again", CLOCK.instant()))
                     .isInstanceOf(StoreUnavailableException.class).hasMessageNotContaining("SQLSTATE");
             assertThat(chats.messagesAfter(alice, chat, 0, 10).lastId()).as("reads still work; the refusal stored"
                     + " nothing").isEqualTo(lastId);

@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
+import dev.pigeonhole.codec.LiveEventCodec;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Access;
@@ -83,16 +84,17 @@ final class ChatScripts {
      * @param keyField   the sender and its idempotency key, or empty for a send without one
      * @param bodyDigest what the chat remembers of the body under the key
      * @param rate       the sender's send bucket in the chat; {@link RateLimit#NONE} for an open
+     * @param event      the message's announcement, which the script completes with the id
      */
     record Posting(ChatId chat, UserId user, String tail, long atMillis, String keyField, long keyWindowMillis,
                    String bodyDigest, int maxRetained, int maxMembers, RateLimit rate, PublishMode publishing,
-                   String channel, String eventHead) {
+                   String channel, LiveEventCodec.Unnumbered event) {
 
         List<String> arguments() {
             return List.of(chat.value(), user.value(), tail, Long.toString(atMillis), keyField,
                     Long.toString(keyWindowMillis), bodyDigest, Integer.toString(maxRetained),
                     Integer.toString(maxMembers), Integer.toString(rate.burst()), Long.toString(rate.intervalMillis()),
-                    publishing.scriptArgument(), channel, eventHead);
+                    publishing.scriptArgument(), channel, event.beforeId(), event.afterId());
         }
     }
 
@@ -237,7 +239,7 @@ final class ChatScripts {
             static View of(Reply reply) {
                 List<String> json = reply.texts(3);
                 List<Message> page = new ArrayList<>(json.size());
-                json.forEach(message -> page.add(MessageJson.message(message)));
+                json.forEach(message -> page.add(BookMessageJson.message(message)));
                 HistoryWindow held = new HistoryWindow(reply.number(2), reply.number(1));
                 return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), page);
             }

@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
+import dev.pigeonhole.codec.LiveEventCodec;
 import dev.pigeonhole.domain.model.UserId;
 
 import java.util.List;
@@ -19,11 +20,11 @@ final class MailboxScripts {
     }
 
     /**
-     * mailbox_deliver.lua: the message's JSON after its id (which only the script knows), and the
-     * announcement's head, into which the script puts the stored JSON.
+     * mailbox_deliver.lua: the message's JSON after its id, and its announcement but for the id,
+     * which only the script knows.
      */
     record Deliver(UserId recipient, String tail, int capacity, PublishMode publishing, String channel,
-                   String eventHead) {
+                   LiveEventCodec.Unnumbered event) {
 
         sealed interface Answer permits Delivered, Full {
         }
@@ -37,7 +38,7 @@ final class MailboxScripts {
 
         ScriptCall call(KeyLayout layout) {
             return new ScriptCall(DELIVER, layout.mailbox(recipient).all(), List.of(tail, Integer.toString(capacity),
-                    publishing.scriptArgument(), channel, eventHead));
+                    publishing.scriptArgument(), channel, event.beforeId(), event.afterId()));
         }
 
         Answer answer(Object raw) {

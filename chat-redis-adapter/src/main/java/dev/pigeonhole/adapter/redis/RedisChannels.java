@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
+import dev.pigeonhole.codec.LiveEventCodec;
 import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.ChannelPattern;
 import dev.pigeonhole.domain.model.live.LiveEvent;
@@ -38,7 +39,7 @@ public final class RedisChannels implements Channels {
     @Override
     public void publish(Channel channel, LiveEvent event) {
         String name = keys.channel(channel);
-        String payload = MessageJson.liveEvent(event);
+        String payload = LiveEventCodec.encode(event);
         if (publishing.sharded()) {
             redis.publish(name, payload, true);
         }
@@ -128,7 +129,7 @@ public final class RedisChannels implements Channels {
                 return Optional.empty();
             }
             try {
-                return Optional.of(new Delivery(channel.get(), MessageJson.liveEvent(payload)));
+                return Optional.of(new Delivery(channel.get(), LiveEventCodec.decode(payload)));
             } catch (IllegalArgumentException e) {
                 LOG.warn("dropped a message on {} that is not a live event: {}", redisChannel, e.getMessage());
                 return Optional.empty();

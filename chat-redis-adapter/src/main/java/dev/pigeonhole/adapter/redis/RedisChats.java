@@ -1,6 +1,7 @@
 package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.adapter.redis.ChatScripts.ChatScript;
+import dev.pigeonhole.codec.LiveEventCodec;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
@@ -116,8 +117,7 @@ public final class RedisChats implements Chats {
 
     @Override
     public Opened open(ChatId chat, UserId creator, Set<UserId> members, Access access, String body, Instant at) {
-        Instant sentAt = toTheMillisecond(at);
-        var script = new ChatScripts.Open(posting(chat, creator, sentAt, body, Optional.empty(), RateLimit.NONE), access,
+        var script = new ChatScripts.Open(posting(chat, creator, at, body, Optional.empty(), RateLimit.NONE), access,
                 List.copyOf(members));
         Answered<ChatScripts.Open.Answer> answered = waitingForBookLock(chat, () -> run(script));
         Reply reply = answered.reply();
@@ -126,7 +126,7 @@ public final class RedisChats implements Chats {
                 Set<UserId> everyone = new HashSet<>();
                 reply.texts(1).forEach(member -> everyone.add(UserId.of(member)));
                 index.add(everyone, chat, reply.number(2));
-                Message first = new Message(reply.number(0), sentAt, creator, body);
+                Message first = new Message(reply.number(0), at, creator, body);
                 yield new Opened(chat, new Sent(chat, first, false), everyone);
             }
             case TOO_MANY_MEMBERS -> throw Chat.tooManyMembers(limits.maxMembers(), Math.toIntExact(reply.number(0)));
@@ -138,12 +138,11 @@ public final class RedisChats implements Chats {
     @Override
     public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key,
                         RateLimit rate) {
-        Instant sentAt = toTheMillisecond(at);
-        var script = new ChatScripts.Send(posting(chat, sender, sentAt, body, key, rate));
+        var script = new ChatScripts.Send(posting(chat, sender, at, body, key, rate));
         Answered<ChatScripts.Send.Answer> answered = waitingForBookLock(chat, () -> run(script));
         Reply reply = answered.reply();
         return switch (answered.word()) {
-            case SENT -> new Message(reply.number(0), sentAt, sender, body);
+            case SENT -> new Message(reply.number(0), at, sender, body);
             case REPEAT -> remembered(reply.text(0)).replay(chat, key.orElseThrow(), sender, body).message();
             case NO_CHAT -> throw new UnknownChatException(chat);
             case NOT_MEMBER -> throw new NotAMemberException(sender, chat);
@@ -378,14 +377,9 @@ public final class RedisChats implements Chats {
                                         Optional<IdempotencyKey> key, RateLimit rate) {
         String keyField = key.map(k -> k.scopedTo(user)).orElse("");
         String digest = key.isPresent() ? RememberedSend.digestOf(body) : "";
-        return new ChatScripts.Posting(chat, user, MessageJson.tailOf(sentAt, user, body), sentAt.toEpochMilli(),
+        return new ChatScripts.Posting(chat, user, BookMessageJson.tailOf(sentAt, user, body), sentAt.toEpochMilli(),
                 keyField, IdempotencyKey.WINDOW.toMillis(), digest, limits.maxRetained(), limits.maxMembers(), rate,
-                publishing, keys.chatChannel(chat), MessageJson.messagePostedHead(chat));
-    }
-
-    /** The stored JSON keeps milliseconds, so the message answered is the message read back later. */
-    private static Instant toTheMillisecond(Instant at) {
-        return Instant.ofEpochMilli(at.toEpochMilli());
+                publishing, keys.chatChannel(chat), LiveEventCodec.messagePosted(chat, sentAt, user, body));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
+import dev.pigeonhole.codec.LiveEventCodec;
 import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.limits.Limits;
@@ -37,9 +38,9 @@ public final class RedisMailboxes implements Mailboxes {
 
     @Override
     public Delivered deliver(UserId recipient, UserId sender, String body, Instant at) {
-        var script = new MailboxScripts.Deliver(recipient, MessageJson.tailOf(at, sender, body),
+        var script = new MailboxScripts.Deliver(recipient, BookMessageJson.tailOf(at, sender, body),
                 limits.mailboxCapacity(), publishing, keys.channel(Channel.ofUser(recipient)),
-                MessageJson.mailboxEventHead(recipient));
+                LiveEventCodec.directMessageDelivered(recipient, at, sender, body));
         return switch (script.answer(redis.run(script.call(keys)))) {
             case MailboxScripts.Deliver.Delivered stored ->
                     new Delivered(recipient, new DirectMessage(stored.id(), at, sender, body), stored.depth());
@@ -50,7 +51,7 @@ public final class RedisMailboxes implements Mailboxes {
     @Override
     public List<DirectMessage> read(UserId owner, int max) {
         var script = new MailboxScripts.Read(owner, max);
-        return script.answer(redis.run(script.call(keys))).stream().map(MessageJson::directMessage).toList();
+        return script.answer(redis.run(script.call(keys))).stream().map(BookMessageJson::directMessage).toList();
     }
 
     @Override

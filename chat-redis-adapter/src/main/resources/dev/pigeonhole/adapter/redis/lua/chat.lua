@@ -104,9 +104,7 @@ end
 
 -- Stored as the book's JSON: Java wrote everything after the id, which only this step knows.
 local function store_message(id, tail)
-  local json = '{"id":' .. id .. ',' .. tail
-  redis.call('ZADD', chat.msgs, id, json)
-  return json
+  redis.call('ZADD', chat.msgs, id, '{"id":' .. id .. ',' .. tail)
 end
 
 local function move_sender_cursor(sender, cursor, id)
@@ -216,7 +214,9 @@ end
 -- ------------------------------------------------------------------ the operations
 
 -- Chat.send. message: { tail, at, key_field ('' for none), key_window, digest };
--- limits: { max_retained, rate = { burst, interval } }; publishing: { mode, channel, head }.
+-- limits: { max_retained, rate = { burst, interval } }; publishing: { mode, channel, before_id,
+-- after_id }, the announcement as the live event codec writes it, but for the id, which only this
+-- step knows.
 local function send(sender, message, limits, publishing)
   local cursor = check_member(sender)
   if message.key_field ~= '' then
@@ -228,14 +228,14 @@ local function send(sender, message, limits, publishing)
   end
   take_send_token(sender, limits.rate, message.at)
   local id = next_id()
-  local json = store_message(id, message.tail)
+  store_message(id, message.tail)
   local moved = move_sender_cursor(sender, cursor, id)
   trim_retained(id, limits.max_retained)
   if message.key_field ~= '' then
     remember(message.key_field, id, message.at, message.digest, message.at + message.key_window,
       limits.max_retained)
   end
-  announce(publishing.mode, publishing.channel, publishing.head .. json .. '}')
+  announce(publishing.mode, publishing.channel, publishing.before_id .. id .. publishing.after_id)
   return { 'SENT', id, moved }
 end
 
@@ -380,17 +380,18 @@ end
 
 -- send and open: chat, user, tail, at (epoch millis), key field ('' for none), key window
 -- (millis), body digest, max retained, max members, rate burst, rate interval (millis, 0 for
--- none), publish mode, channel, event head [, access, others...]
+-- none), publish mode, channel, the event before its id, the event after its id
+-- [, access, others...]
 local function posting_arguments()
   return ARGV[2],
       { tail = ARGV[3], at = tonumber(ARGV[4]), key_field = ARGV[5], key_window = tonumber(ARGV[6]),
         digest = ARGV[7] },
       { max_retained = tonumber(ARGV[8]), max_members = tonumber(ARGV[9]),
         rate = { burst = tonumber(ARGV[10]), interval = tonumber(ARGV[11]) } },
-      { mode = ARGV[12], channel = ARGV[13], head = ARGV[14] }
+      { mode = ARGV[12], channel = ARGV[13], before_id = ARGV[14], after_id = ARGV[15] }
 end
 
 -- open adds: access ('OPEN' or 'PRIVATE'), then the others
 local function opening_arguments()
-  return ARGV[15], { unpack(ARGV, 16) }
+  return ARGV[16], { unpack(ARGV, 17) }
 end

@@ -28,10 +28,9 @@ local function next_id()
 end
 
 -- Stored as the book's JSON: Java wrote everything after the id, which only this step knows.
--- Answers the JSON and the depth with it.
+-- Answers the depth with it.
 local function store_message(id, tail)
-  local json = '{"id":' .. id .. ',' .. tail
-  return json, redis.call('RPUSH', mailbox.messages, json)
+  return redis.call('RPUSH', mailbox.messages, '{"id":' .. id .. ',' .. tail)
 end
 
 local function check_up_to(up_to)
@@ -57,12 +56,13 @@ end
 
 -- ------------------------------------------------------------------ the operations
 
--- Mailbox.deliver. message: { tail }; publishing: { mode, channel, head }.
+-- Mailbox.deliver. message: { tail }; publishing: { mode, channel, before_id, after_id }, the
+-- announcement as the live event codec writes it, but for the id, which only this step knows.
 local function deliver(message, capacity, publishing)
   check_room(capacity)
   local id = next_id()
-  local json, depth = store_message(id, message.tail)
-  announce(publishing.mode, publishing.channel, publishing.head .. json .. '}')
+  local depth = store_message(id, message.tail)
+  announce(publishing.mode, publishing.channel, publishing.before_id .. id .. publishing.after_id)
   return { 'DELIVERED', id, depth }
 end
 
