@@ -90,7 +90,7 @@ class UseCasesEndToEndTest {
 
         app.acknowledgeMessages().acknowledge(new AcknowledgeMessages.Command(bob, id, 3));
         assertThat(pendingIds(bob, id)).isEmpty();
-        assertThat(app.readMessages().messagesAfter(new ReadMessages.Query(bob, id, 0, 10)).lastId()).isEqualTo(3);
+        assertThat(app.readMessages().read(new ReadMessages.Query(bob, id, 0, 10)).lastId()).isEqualTo(3);
 
         for (UserId member : List.of(alice, bob, carol)) {
             app.leaveChat().leave(new LeaveChat.Command(id, member));

@@ -50,7 +50,7 @@ public abstract class ChatSendRateContract extends ChatsContractSupport {
         assertThat(refused).isNotNull();
         assertThat(refused.write()).isEqualTo(RateLimits.Write.SEND.word());
         assertThat(refused.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(20));
-        assertThat(chats.messagesAfter(alice, chat, 0, 10).lastId()).as("nothing stored").isEqualTo(4);
+        assertThat(chats.read(alice, chat, 0, 10).lastId()).as("nothing stored").isEqualTo(4);
         assertThat(summary(alice, chat).cursor()).isEqualTo(4);
     }
 
@@ -149,6 +149,6 @@ public abstract class ChatSendRateContract extends ChatsContractSupport {
             }
             assertThat(stored).as("forty sends against a bucket of five").isEqualTo(5);
         }
-        assertThat(chats.messagesAfter(alice, chat, 0, 100).lastId()).isEqualTo(6);
+        assertThat(chats.read(alice, chat, 0, 100).lastId()).isEqualTo(6);
     }
 }

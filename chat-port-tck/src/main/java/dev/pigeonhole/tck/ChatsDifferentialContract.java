@@ -170,7 +170,7 @@ public abstract class ChatsDifferentialContract {
                 long after = read.after(reference.lastId(chat));
                 Outcome.expectSame(context + " (after " + after + ")",
                         Outcome.of(() -> reference.read(reader, chat, after, read.limit())),
-                        Outcome.of(() -> chats.messagesAfter(reader, chat, after, read.limit())));
+                        Outcome.of(() -> chats.read(reader, chat, after, read.limit())));
             }
             case Race race -> new Race.Run(race, names, reference.lastId(names.chat(race.chat())), index, at)
                     .against(chats, reference, context);
@@ -184,7 +184,7 @@ public abstract class ChatsDifferentialContract {
         for (ChatId chat : names.chats()) {
             Outcome.expectSame(context + ", history of " + chat + " for " + user,
                     Outcome.of(() -> reference.read(user, chat, 0, 100)),
-                    Outcome.of(() -> store.chats().messagesAfter(user, chat, 0, 100)));
+                    Outcome.of(() -> store.chats().read(user, chat, 0, 100)));
         }
     }
 

@@ -90,7 +90,7 @@ final class ChatRoutes {
         ChatId chat = ChatId.of(ctx.pathParam("chat"));
         long after = Query.longParam(ctx, "after", 0);
         int limit = Query.intParam(ctx, "limit", DEFAULT_PAGE_SIZE);
-        json(ctx, PageJson.from(useCases.readMessages().messagesAfter(new ReadMessages.Query(caller, chat, after, limit))));
+        json(ctx, PageJson.from(useCases.readMessages().read(new ReadMessages.Query(caller, chat, after, limit))));
     }
 
     private void pending(Context ctx, UserId caller) {

@@ -144,7 +144,7 @@ public final class InMemoryChats implements Chats {
     }
 
     @Override
-    public MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit) {
+    public MessagePage read(UserId reader, ChatId chat, long after, int limit) {
         StoredChat stored = existing(chat);
         Lock read = stored.lock.readLock();
         read.lock();

@@ -148,7 +148,7 @@ public final class PostgresChats implements Chats {
     }
 
     @Override
-    public MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit) {
+    public MessagePage read(UserId reader, ChatId chat, long after, int limit) {
         return transactions.readOnly("read " + chat, connection -> {
             Chat restored = Chat.restore(ChatRows.read(connection, chat, Optional.of(reader))
                     .orElseThrow(() -> new UnknownChatException(chat)), limits);

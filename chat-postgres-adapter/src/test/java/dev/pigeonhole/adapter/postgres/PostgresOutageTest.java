@@ -128,7 +128,7 @@ class PostgresOutageTest {
             assertThat(heardAfter.await(10, TimeUnit.SECONDS)).as("and hears what is sent after").isTrue();
             live.close();
 
-            List<Message> all = chats.messagesAfter(alice, chat, 0, 10_000).messages();
+            List<Message> all = chats.read(alice, chat, 0, 10_000).messages();
             List<Long> ids = all.stream().map(Message::id).toList();
             System.out.printf("[outage] %d sends answered before the stop, %d messages after the restart%n",
                     answered.size(), all.size());
@@ -167,10 +167,10 @@ class PostgresOutageTest {
                 }
             });
 
-            long lastId = chats.messagesAfter(alice, chat, 0, 10).lastId();
+            long lastId = chats.read(alice, chat, 0, 10).lastId();
             assertThatThrownBy(() -> chats.send(chat, alice, "again", CLOCK.instant()))
                     .isInstanceOf(StoreUnavailableException.class).hasMessageNotContaining("SQLSTATE");
-            assertThat(chats.messagesAfter(alice, chat, 0, 10).lastId()).as("reads still work; the refusal stored"
+            assertThat(chats.read(alice, chat, 0, 10).lastId()).as("reads still work; the refusal stored"
                     + " nothing").isEqualTo(lastId);
         }
     }

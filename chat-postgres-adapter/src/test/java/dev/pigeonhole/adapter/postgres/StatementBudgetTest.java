@@ -171,7 +171,7 @@ class StatementBudgetTest {
 
         Cost acknowledge = cost(() -> chats.acknowledge(bob, chat, 2));
         Cost join = cost(() -> chats.join(chat, alice, user()));
-        Cost read = cost(() -> chats.messagesAfter(bob, chat, 0, 10));
+        Cost read = cost(() -> chats.read(bob, chat, 0, 10));
         Cost leave = cost(() -> chats.leave(chat, bob));
 
         System.out.printf("[budget] acknowledge: %s, join: %s, read: %s, leave: %s%n", acknowledge, join, read, leave);

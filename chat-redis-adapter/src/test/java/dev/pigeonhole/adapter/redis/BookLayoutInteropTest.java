@@ -150,7 +150,7 @@ class BookLayoutInteropTest {
             pool.shutdownNow();
         }
 
-        List<Message> all = chats.messagesAfter(UserId.of("jeff24"), chat, 0, 1000).messages();
+        List<Message> all = chats.read(UserId.of("jeff24"), chat, 0, 1000).messages();
         int expected = 1 + (1 + adapterSenders) * perSender;
         assertThat(all).extracting(Message::id)
                 .containsExactlyElementsOf(LongStream.rangeClosed(1, expected).boxed().toList());

@@ -87,7 +87,7 @@ class RedisOutageTest {
 
             assertThat(failures).as("what the sender saw while Redis was down").isNotEmpty()
                     .allSatisfy(e -> assertThat(e).isInstanceOf(StoreUnavailableException.class));
-            List<Message> stored = chats.messagesAfter(alice, chat, 0, 1000).messages();
+            List<Message> stored = chats.read(alice, chat, 0, 1000).messages();
             assertThat(stored).as("every send that returned").containsAll(acknowledged);
             assertThat(stored).extracting(Message::id).as("ids stay gap-free across the crash")
                     .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, stored.size()).boxed().toList());

@@ -136,11 +136,11 @@ class RoundTripBudgetTest {
         store.chats().send(chat, bob, "one", AT);
         store.chats().send(chat, bob, "two", AT);
         store.chats().acknowledge(alice, chat, 1);
-        store.chats().messagesAfter(alice, chat, 0, 10);
+        store.chats().read(alice, chat, 0, 10);
         store.chats().chatsOf(alice);
 
         assertThat(cost(() -> store.chats().acknowledge(alice, chat, 2))).as("acknowledge").isEqualTo(new Cost(1, 1));
-        assertThat(cost(() -> store.chats().messagesAfter(alice, chat, 0, 10))).as("read").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.chats().read(alice, chat, 0, 10))).as("read").isEqualTo(new Cost(1, 1));
         assertThat(cost(() -> store.chats().chatsOf(alice))).as("chat list").isEqualTo(new Cost(2, 2));
     }
 

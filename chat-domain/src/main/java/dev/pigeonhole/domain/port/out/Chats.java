@@ -144,7 +144,7 @@ public interface Chats {
      * @throws UnknownChatException if the chat does not exist
      * @throws NotAMemberException  if {@code reader} is not a member
      */
-    MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit);
+    MessagePage read(UserId reader, ChatId chat, long after, int limit);
 
     /**
      * {@link Chat#join}: {@code by} brings {@code user} in at the chat's latest id, its cursor and

@@ -118,8 +118,8 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
     }
 
     @Override
-    public MessagePage messagesAfter(ReadMessages.Query query) {
-        return chats.messagesAfter(query.reader(), query.chat(), query.after(), query.limit());
+    public MessagePage read(ReadMessages.Query query) {
+        return chats.read(query.reader(), query.chat(), query.after(), query.limit());
     }
 
     @Override

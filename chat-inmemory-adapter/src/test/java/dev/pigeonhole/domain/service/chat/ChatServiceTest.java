@@ -99,7 +99,7 @@ class ChatServiceTest {
         Message sent = service.send(new SendMessage.Command(LUNCH, BOB, "hi"));
 
         assertThat(sent.sentAt()).isEqualTo(TestClock.START.plusMillis(1));
-        assertThat(service.messagesAfter(new ReadMessages.Query(BOB, LUNCH, 1, 10)).messages()).containsExactly(sent);
+        assertThat(service.read(new ReadMessages.Query(BOB, LUNCH, 1, 10)).messages()).containsExactly(sent);
     }
 
     @Test
@@ -187,7 +187,7 @@ class ChatServiceTest {
 
         List<PendingChat> pending = service.pending(new FetchPending.Query(BOB, 1));
         service.acknowledge(new AcknowledgeMessages.Command(BOB, LUNCH, 1));
-        MessagePage page = service.messagesAfter(new ReadMessages.Query(BOB, LUNCH, 1, 10));
+        MessagePage page = service.read(new ReadMessages.Query(BOB, LUNCH, 1, 10));
 
         assertThat(pending).singleElement().satisfies(chat -> {
             assertThat(chat.unread()).isEqualTo(2);
@@ -333,8 +333,8 @@ class ChatServiceTest {
         }
 
         @Override
-        public MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit) {
-            return store.messagesAfter(reader, chat, after, limit);
+        public MessagePage read(UserId reader, ChatId chat, long after, int limit) {
+            return store.read(reader, chat, after, limit);
         }
 
         @Override

@@ -39,7 +39,7 @@ local function check_member(user)
   local cursor = redis.call('ZSCORE', chat.members, user)
   if not cursor then
     check_exists()
-    refuse('NOT_MEMBER')
+    refuse('NOT_MEMBER', user)
   end
   return tonumber(cursor)
 end
@@ -52,7 +52,7 @@ local function check_may_bring_in(by, user)
   end
   check_exists()
   if redis.call('EXISTS', chat.open) == 0 and not redis.call('ZSCORE', chat.members, user) then
-    refuse('PRIVATE')
+    refuse('PRIVATE', user)
   end
 end
 
@@ -68,13 +68,13 @@ end
 
 local function check_member_limit(count, max_members)
   if count > max_members then
-    refuse('TOO_MANY_MEMBERS', count)
+    refuse('TOO_MANY_MEMBERS', max_members, count)
   end
 end
 
 local function check_room(max_members)
   if redis.call('ZCARD', chat.members) >= max_members then
-    refuse('CHAT_FULL')
+    refuse('CHAT_FULL', max_members)
   end
 end
 
@@ -85,7 +85,7 @@ end
 local function check_up_to(up_to)
   local last = last_id()
   if up_to > last then
-    refuse('BEYOND_LAST', last)
+    refuse('BEYOND_LAST', up_to, last)
   end
 end
 
@@ -203,10 +203,11 @@ local function stale_generation()
 end
 
 -- A leave refused because the member is out already, or the chat gone, answers with the stale
--- generation: a leave tried again after its index step was lost then gets that step done.
+-- generation after its refusal: a leave tried again after its index step was lost then gets that
+-- step done.
 local function out_already(reply)
   if reply[1] ~= 'LEFT' then
-    reply[2] = stale_generation()
+    reply[#reply + 1] = stale_generation()
   end
   return reply
 end
@@ -344,19 +345,29 @@ local function leave(member)
   return { 'LEFT', 0, out_at }
 end
 
--- Chat.read and Chat.pending: what Java needs to build either through HistoryWindow.
--- after: nil for the reader's own cursor (pending). A read never starts at or below the
--- reader's join point (Chat.readFrom); a cursor never is.
-local function read(reader, after, limit)
-  local cursor = check_member(reader)
-  local joined = join_point(reader)
-  local from = cursor
-  if after then
-    from = math.max(after, joined)
-  end
+-- Where a read starts: never at or below the reader's join point.
+local function read_from(reader, after)
+  return math.max(after, join_point(reader))
+end
+
+-- What Java needs to build the answer of Chat.read or Chat.pending through HistoryWindow: the
+-- member's cursor, the ids handed out and held, the page after from, the join point.
+local function view(member, cursor, from, limit)
   local last = last_id()
   local page = redis.call('ZRANGEBYSCORE', chat.msgs, '(' .. from, '+inf', 'LIMIT', 0, limit)
-  return { 'READ', cursor, last, first_available_id(last), page, joined, from }
+  return { 'READ', cursor, last, first_available_id(last), page, join_point(member), from }
+end
+
+-- Chat.pending: from the member's cursor, which is never below its join point.
+local function pending(member, limit)
+  local cursor = check_member(member)
+  return view(member, cursor, cursor, limit)
+end
+
+-- Chat.read.
+local function read(reader, after, limit)
+  local cursor = check_member(reader)
+  return view(reader, cursor, read_from(reader, after), limit)
 end
 
 -- Chat.summaryFor.

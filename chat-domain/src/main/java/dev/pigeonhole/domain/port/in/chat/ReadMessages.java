@@ -10,7 +10,7 @@ import java.util.Objects;
 /** A member pages through one chat's history, independently of its cursor. */
 public interface ReadMessages {
 
-    MessagePage messagesAfter(Query query);
+    MessagePage read(Query query);
 
     /** @param after the id to start after: 0 for the oldest message still kept */
     record Query(UserId reader, ChatId chat, long after, int limit) {
