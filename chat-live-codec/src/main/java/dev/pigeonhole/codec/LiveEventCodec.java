@@ -60,34 +60,29 @@ public final class LiveEventCodec {
 
     /** The event as one value of a larger document the caller is writing (a notification's envelope). */
     public static void write(JsonGenerator json, LiveEvent event) {
-        json.writeStartObject();
         switch (event) {
-            case LiveEvent.MessagePosted posted -> {
-                json.writeStringProperty("type", "message");
-                json.writeStringProperty("chat", posted.chat().value());
-                Message m = posted.message();
-                writeMessage(json, m.id(), m.sentAt(), m.sender(), m.body());
-            }
-            case LiveEvent.DirectMessageDelivered delivered -> {
-                json.writeStringProperty("type", "mailbox");
-                json.writeStringProperty("user", delivered.owner().value());
-                DirectMessage m = delivered.message();
-                writeMessage(json, m.id(), m.sentAt(), m.sender(), m.body());
-            }
+            case LiveEvent.MessagePosted posted -> writeMessageEvent(json, "message", "chat", posted.chat().value(),
+                    posted.message().id(), posted.message().sentAt(), posted.message().sender(), posted.message().body());
+            case LiveEvent.DirectMessageDelivered delivered -> writeMessageEvent(json, "mailbox", "user",
+                    delivered.owner().value(), delivered.message().id(), delivered.message().sentAt(),
+                    delivered.message().sender(), delivered.message().body());
             case LiveEvent.MembershipChanged changed -> {
+                json.writeStartObject();
                 json.writeStringProperty("type", "membership");
                 json.writeStringProperty("user", changed.user().value());
                 json.writeStringProperty("chat", changed.chat().value());
                 json.writeBooleanProperty("member", changed.member());
+                json.writeEndObject();
             }
             case LiveEvent.PresenceChanged changed -> {
+                json.writeStartObject();
                 json.writeStringProperty("type", "presence");
                 json.writeStringProperty("user", changed.user().value());
                 json.writeBooleanProperty("online", changed.online());
                 json.writeNumberProperty("at", changed.at().toEpochMilli());
+                json.writeEndObject();
             }
         }
-        json.writeEndObject();
     }
 
     /**
@@ -127,24 +122,14 @@ public final class LiveEventCodec {
      * script): everything but the id, which the store puts between the two halves.
      */
     public static Unnumbered messagePosted(ChatId chat, Instant at, UserId sender, String body) {
-        return Unnumbered.of(written(json -> {
-            json.writeStartObject();
-            json.writeStringProperty("type", "message");
-            json.writeStringProperty("chat", chat.value());
-            writeMessage(json, NO_ID_YET, at, sender, body);
-            json.writeEndObject();
-        }));
+        return Unnumbered.of(written(json -> writeMessageEvent(json, "message", "chat", chat.value(), NO_ID_YET, at,
+                sender, body)));
     }
 
     /** A mailbox's delivery event, for a store that hands out the id inside its own atomic step. */
     public static Unnumbered directMessageDelivered(UserId owner, Instant at, UserId sender, String body) {
-        return Unnumbered.of(written(json -> {
-            json.writeStartObject();
-            json.writeStringProperty("type", "mailbox");
-            json.writeStringProperty("user", owner.value());
-            writeMessage(json, NO_ID_YET, at, sender, body);
-            json.writeEndObject();
-        }));
+        return Unnumbered.of(written(json -> writeMessageEvent(json, "mailbox", "user", owner.value(), NO_ID_YET, at,
+                sender, body)));
     }
 
     /**
@@ -162,6 +147,16 @@ public final class LiveEventCodec {
         public String withId(long id) {
             return beforeId + id + afterId;
         }
+    }
+
+    /** A message's event: its type, where the message went ({@code "chat"} or {@code "user"}), and the message. */
+    private static void writeMessageEvent(JsonGenerator json, String type, String whereName, String where, long id,
+                                          Instant at, UserId sender, String body) {
+        json.writeStartObject();
+        json.writeStringProperty("type", type);
+        json.writeStringProperty(whereName, where);
+        writeMessage(json, id, at, sender, body);
+        json.writeEndObject();
     }
 
     private static void writeMessage(JsonGenerator json, long id, Instant at, UserId sender, String body) {
