@@ -19,8 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * of the driver, which resubscribes by itself after a drop; the domain's multiplexer shares it
  * among every local subscriber of the process.
  *
- * <p>Events are the JSON of {@link MessageJson#liveEvent(LiveEvent)}. A chat's send script
- * publishes the same JSON itself, in the same round trip as the send.
+ * <p>Events travel in the live event codec's form ({@link LiveEventCodec}), the same as a
+ * PostgreSQL notification's. A chat's send script and a mailbox's deliver script publish that
+ * form themselves, in the same round trip as what they store, filling in the message's id.
  */
 public final class RedisChannels implements Channels {
 

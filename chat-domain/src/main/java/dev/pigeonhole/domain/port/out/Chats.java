@@ -24,6 +24,7 @@ import dev.pigeonhole.domain.model.chat.Sent;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimit;
 import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
 
 import java.time.Instant;
 import java.util.List;
@@ -39,10 +40,11 @@ import java.util.SortedMap;
  * against every store, and run random operations against the aggregate and each store side by
  * side ({@code ChatsDifferentialContract}).
  *
- * <p>Announcing follows {@link ChatChange}: a store announces a message ({@link Sent#events()})
- * on {@link Channel#ofChat(ChatId)}, through the {@link Channels} of the same store, inside the
- * step that stores it; the other changes ({@link Opened}, {@link Joined}, {@link Left}) come back
- * to the caller, which announces their events.
+ * <p>Announcing follows {@link ChatChange}: a store announces a message
+ * ({@link LiveEvent#announcing(ChatChange)} of its {@link Sent}) on {@link Channel#ofChat(ChatId)},
+ * through the {@link Channels} of the same store, inside the step that stores it; the other
+ * changes ({@link Opened}, {@link Joined}, {@link Left}) come back to the caller, which announces
+ * them.
  *
  * <p>Callers pass what the {@code port.in} commands have already checked (ids are valid values,
  * counts positive, ids not negative); a store does not check it again. Any method may throw

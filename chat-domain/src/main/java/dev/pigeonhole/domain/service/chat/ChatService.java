@@ -40,7 +40,7 @@ import java.util.Objects;
  * that step: it holds the configured body limit against the text, takes a token for the rarer
  * writes (a send's is taken inside the store's step), reads the clock, shares the pending budget
  * out, draws chat ids until one is free, and announces what the store's step left to announce
- * ({@link ChatChange#events()} of an open, a join or a leave).
+ * ({@link LiveEvent#announcing(ChatChange)} of an open, a join or a leave).
  */
 public final class ChatService implements CreateChat, SendMessage, FetchPending, AcknowledgeMessages,
         ReadMessages, JoinChat, LeaveChat, ListChats {
