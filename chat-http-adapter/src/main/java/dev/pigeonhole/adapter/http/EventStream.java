@@ -1,6 +1,6 @@
 package dev.pigeonhole.adapter.http;
 
-import dev.pigeonhole.adapter.http.dto.LiveEventJson;
+import dev.pigeonhole.adapter.http.dto.ApiLiveEvent;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.in.live.LiveFeed;
 import io.javalin.http.Context;
@@ -114,7 +114,7 @@ final class EventStream implements LiveLoop.Transport<EventStream.Frame> {
      */
     @Override
     public Frame frame(LiveFrames.Frame shared) {
-        LiveEventJson event = shared.event();
+        ApiLiveEvent event = shared.event();
         String id = event.chatId() != null && event.message() != null ? EventIds.of(feed.received()) : null;
         return new Event(event.type(), shared.text(), shared.bytes(), id);
     }
