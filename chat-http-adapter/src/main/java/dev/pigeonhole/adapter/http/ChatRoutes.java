@@ -38,10 +38,10 @@ final class ChatRoutes {
 
     static final int DEFAULT_PAGE_SIZE = 100;
 
-    private final UseCases useCases;
+    private final ChatUseCases useCases;
     private final HttpMetrics metrics;
 
-    ChatRoutes(UseCases useCases, HttpMetrics metrics) {
+    ChatRoutes(ChatUseCases useCases, HttpMetrics metrics) {
         this.useCases = useCases;
         this.metrics = metrics;
     }

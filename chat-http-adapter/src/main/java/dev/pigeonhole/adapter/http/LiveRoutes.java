@@ -33,14 +33,14 @@ final class LiveRoutes {
     private static final int CLOSE_POLICY_VIOLATION = 1008;
     private static final Logger LOG = LoggerFactory.getLogger(LiveRoutes.class);
 
-    private final UseCases useCases;
+    private final LiveUseCases useCases;
     private final LiveConnections connections;
     private final HttpMetrics metrics;
     /** How long a live connection, of either transport, may carry nothing before it is closed. */
     private final Duration idleTimeout;
     private final int maxUnsentBytes;
 
-    LiveRoutes(UseCases useCases, LiveConnections connections, HttpMetrics metrics, HttpSettings settings) {
+    LiveRoutes(LiveUseCases useCases, LiveConnections connections, HttpMetrics metrics, HttpSettings settings) {
         this.useCases = useCases;
         this.connections = connections;
         this.metrics = metrics;

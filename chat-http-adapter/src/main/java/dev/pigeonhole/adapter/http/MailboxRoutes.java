@@ -21,10 +21,10 @@ final class MailboxRoutes {
 
     static final int DEFAULT_READ = 100;
 
-    private final UseCases useCases;
+    private final MailboxUseCases useCases;
     private final HttpMetrics metrics;
 
-    MailboxRoutes(UseCases useCases, HttpMetrics metrics) {
+    MailboxRoutes(MailboxUseCases useCases, HttpMetrics metrics) {
         this.useCases = useCases;
         this.metrics = metrics;
     }

@@ -16,9 +16,9 @@ import static io.javalin.http.HandlerType.GET;
  */
 final class PresenceRoutes {
 
-    private final UseCases useCases;
+    private final PresenceUseCases useCases;
 
-    PresenceRoutes(UseCases useCases) {
+    PresenceRoutes(PresenceUseCases useCases) {
         this.useCases = useCases;
     }
 
