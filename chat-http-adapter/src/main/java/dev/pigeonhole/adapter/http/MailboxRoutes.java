@@ -1,6 +1,6 @@
 package dev.pigeonhole.adapter.http;
 
-import dev.pigeonhole.adapter.http.dto.MailboxJson;
+import dev.pigeonhole.adapter.http.dto.ApiMailbox;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
@@ -21,10 +21,10 @@ final class MailboxRoutes {
 
     static final int DEFAULT_READ = 100;
 
-    private final UseCases useCases;
+    private final MailboxUseCases useCases;
     private final HttpMetrics metrics;
 
-    MailboxRoutes(UseCases useCases, HttpMetrics metrics) {
+    MailboxRoutes(MailboxUseCases useCases, HttpMetrics metrics) {
         this.useCases = useCases;
         this.metrics = metrics;
     }
@@ -47,7 +47,7 @@ final class MailboxRoutes {
 
     private void read(Context ctx, UserId caller) {
         int max = Query.intParam(ctx, "max", DEFAULT_READ);
-        ChatRoutes.json(ctx, MailboxJson.from(useCases.readDirectMessages().read(new ReadDirectMessages.Command(caller, max))));
+        ChatRoutes.json(ctx, ApiMailbox.from(useCases.readDirectMessages().read(new ReadDirectMessages.Command(caller, max))));
     }
 
     private void acknowledge(Context ctx, UserId caller) {

@@ -52,22 +52,21 @@ class GracefulStopTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                return real.listOnlineUsers().online(asker);
+                return real.presence().listOnlineUsers().online(asker);
             }
 
             @Override
             public Set<UserId> online(UserId asker, Query query) {
-                return real.listOnlineUsers().online(asker, query);
+                return real.presence().listOnlineUsers().online(asker, query);
             }
 
             @Override
             public int onlineCount() {
-                return real.listOnlineUsers().onlineCount();
+                return real.presence().listOnlineUsers().onlineCount();
             }
         };
-        return new UseCases(real.createChat(), real.sendMessage(), real.fetchPending(), real.acknowledgeMessages(),
-                real.readMessages(), real.joinChat(), real.leaveChat(), real.listChats(), real.deliverDirectMessage(),
-                real.readDirectMessages(), real.acknowledgeDirectMessages(), real.touchPresence(), held, real.subscribeToLiveEvents());
+        return new UseCases(real.chat(), real.mailbox(), new PresenceUseCases(real.presence().touchPresence(), held),
+                real.live());
     }
 
     private static boolean refusesConnections(int port) {

@@ -59,8 +59,11 @@ final class TestApi implements AutoCloseable {
         PresenceService presence = new PresenceService(presenceRegistry, store, channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
         multiplexer = new SubscriptionMultiplexer(channels, LIVE_QUEUE_CAPACITY);
-        UseCases useCases = decorate.apply(new UseCases(chats, chats, chats, chats, chats, chats, chats, chats,
-                mailboxes, mailboxes, mailboxes, presence, presence, new LiveService(multiplexer, store, clock)));
+        UseCases useCases = decorate.apply(new UseCases(
+                new ChatUseCases(chats, chats, chats, chats, chats, chats, chats, chats),
+                new MailboxUseCases(mailboxes, mailboxes, mailboxes),
+                new PresenceUseCases(presence, presence),
+                new LiveUseCases(new LiveService(multiplexer, store, clock))));
         tokens = Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock);
         StoreHealth health = () -> {
             healthChecks.incrementAndGet();

@@ -12,12 +12,12 @@ import java.util.List;
  * @param open true if anyone may join by itself; false for a private chat, which only a member
  *             brings others into
  */
-public record ChatSummaryJson(String chatId, List<String> members, boolean open, long cursor, long lastId,
+public record ApiChatSummary(String chatId, List<String> members, boolean open, long cursor, long lastId,
                               long unread) {
 
-    public static ChatSummaryJson from(ChatSummary chat) {
+    public static ApiChatSummary from(ChatSummary chat) {
         List<String> members = chat.members().stream().sorted().map(UserId::value).toList();
-        return new ChatSummaryJson(chat.chat().value(), members, chat.access() == Access.OPEN, chat.cursor(),
+        return new ApiChatSummary(chat.chat().value(), members, chat.access() == Access.OPEN, chat.cursor(),
                 chat.lastId(), chat.unread());
     }
 }

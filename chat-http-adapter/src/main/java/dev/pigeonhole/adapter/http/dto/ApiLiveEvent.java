@@ -17,14 +17,14 @@ import java.util.Set;
  * type does not use are left out.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record LiveEventJson(String type, String chatId, MessageJson message, List<String> online,
+public record ApiLiveEvent(String type, String chatId, ApiMessage message, List<String> online,
                             List<String> offline, Boolean member) {
 
     /**
      * What a client is told of a signal; empty for the end of the feed, which each transport
      * answers in its own way (a close code, the end of the stream).
      */
-    public static Optional<LiveEventJson> from(LiveSignal signal) {
+    public static Optional<ApiLiveEvent> from(LiveSignal signal) {
         return switch (signal) {
             case LiveSignal.Event(var channel, LiveEvent.MessagePosted posted) ->
                     Optional.of(message(posted.chat(), posted.message()));
@@ -41,30 +41,30 @@ public record LiveEventJson(String type, String chatId, MessageJson message, Lis
         };
     }
 
-    public static LiveEventJson message(ChatId chat, Message message) {
-        return new LiveEventJson("message", chat.value(), MessageJson.from(message), null, null, null);
+    public static ApiLiveEvent message(ChatId chat, Message message) {
+        return new ApiLiveEvent("message", chat.value(), ApiMessage.from(message), null, null, null);
     }
 
     /** A message arrived in the user's own mailbox; it stays there until acknowledged over HTTP. */
-    public static LiveEventJson mailbox(DirectMessage message) {
-        return new LiveEventJson("mailbox", null, MessageJson.from(message), null, null, null);
+    public static ApiLiveEvent mailbox(DirectMessage message) {
+        return new ApiLiveEvent("mailbox", null, ApiMessage.from(message), null, null, null);
     }
 
     /** The user was added to a chat ({@code member} true) or left it. */
-    public static LiveEventJson membership(LiveEvent.MembershipChanged changed) {
-        return new LiveEventJson("membership", changed.chat().value(), null, null, null, changed.member());
+    public static ApiLiveEvent membership(LiveEvent.MembershipChanged changed) {
+        return new ApiLiveEvent("membership", changed.chat().value(), null, null, null, changed.member());
     }
 
     /** Who came online and who went offline since the last presence event, sorted. */
-    public static LiveEventJson presence(LiveSignal.Presence diff) {
-        return new LiveEventJson("presence", null, null, sorted(diff.online()), sorted(diff.offline()), null);
+    public static ApiLiveEvent presence(LiveSignal.Presence diff) {
+        return new ApiLiveEvent("presence", null, null, sorted(diff.online()), sorted(diff.offline()), null);
     }
 
     private static List<String> sorted(Set<UserId> users) {
         return users.stream().sorted().map(UserId::value).toList();
     }
 
-    public static LiveEventJson resync() {
-        return new LiveEventJson("resync", null, null, null, null, null);
+    public static ApiLiveEvent resync() {
+        return new ApiLiveEvent("resync", null, null, null, null, null);
     }
 }

@@ -5,9 +5,9 @@ import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import java.util.List;
 
 /** The oldest messages of the caller's mailbox, oldest first; reading removed none of them. */
-public record MailboxJson(List<MessageJson> messages) {
+public record ApiMailbox(List<ApiMessage> messages) {
 
-    public static MailboxJson from(List<DirectMessage> messages) {
-        return new MailboxJson(messages.stream().map(MessageJson::from).toList());
+    public static ApiMailbox from(List<DirectMessage> messages) {
+        return new ApiMailbox(messages.stream().map(ApiMessage::from).toList());
     }
 }
