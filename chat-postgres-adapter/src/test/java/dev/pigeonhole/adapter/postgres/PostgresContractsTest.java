@@ -10,6 +10,6 @@ class PostgresContractsTest extends ContractSuite {
 
     @Override
     protected StoreFixture newStore(Limits limits) {
-        return new PostgresStoreFixture(PostgresServers.local(), limits);
+        return PostgresStoreFixture.open(PostgresServers.local(), limits);
     }
 }
