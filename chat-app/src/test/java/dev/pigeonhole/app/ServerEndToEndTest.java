@@ -3,6 +3,7 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.testsupport.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

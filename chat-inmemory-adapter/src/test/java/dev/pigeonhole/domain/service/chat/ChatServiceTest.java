@@ -35,7 +35,7 @@ import dev.pigeonhole.domain.port.in.chat.ReadMessages;
 import dev.pigeonhole.domain.port.in.chat.SendMessage;
 import dev.pigeonhole.domain.port.out.Chats;
 import dev.pigeonhole.domain.service.Heard;
-import dev.pigeonhole.domain.service.TestClock;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

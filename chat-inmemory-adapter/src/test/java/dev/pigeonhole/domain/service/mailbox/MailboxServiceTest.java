@@ -18,9 +18,9 @@ import dev.pigeonhole.domain.port.in.live.LiveFeed;
 import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
 import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
-import dev.pigeonhole.domain.service.TestClock;
 import dev.pigeonhole.domain.service.live.LiveService;
 import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
