@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -20,8 +21,8 @@ class HealthWhenRedisDownTest {
     private static final Duration RECOVERY = Duration.ofSeconds(30);
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(RedisConfig.Client.class)
-    void health_and_the_api_answer_503_while_redis_is_down_and_recover_when_it_is_back(RedisConfig.Client client) {
+    @EnumSource(RedisClientKind.class)
+    void health_and_the_api_answer_503_while_redis_is_down_and_recover_when_it_is_back(RedisClientKind client) {
         try (LocalRedisServer redis = LocalRedisServer.start();
              Server server = Server.start(AppConfig.defaults().withRedis(RedisConfig.defaults()
                              .withClient(client).withEndpoint(redis.target().endpoint())

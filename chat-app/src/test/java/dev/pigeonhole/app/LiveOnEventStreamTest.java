@@ -3,6 +3,7 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.http.ServerMetrics;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.port.in.live.LiveFeed;
@@ -54,7 +55,7 @@ class LiveOnEventStreamTest {
             case MEMORY -> AppConfig.defaults();
             case REDIS -> {
                 RedisTarget redis = RedisServers.single();
-                yield LiveServers.onRedis(redis.endpoint(), redis.newPrefix(), RedisConfig.Client.LETTUCE);
+                yield LiveServers.onRedis(redis.endpoint(), redis.newPrefix(), RedisClientKind.LETTUCE);
             }
         };
         server = LiveServers.start(LiveServers.unthrottled(config), LiveServers.newSecret());

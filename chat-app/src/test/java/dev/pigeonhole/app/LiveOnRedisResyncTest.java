@@ -2,6 +2,7 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,14 +29,14 @@ import static org.awaitility.Awaitility.await;
  * and bring back.
  */
 @ParameterizedClass(name = "{0}")
-@EnumSource(RedisConfig.Client.class)
+@EnumSource(RedisClientKind.class)
 class LiveOnRedisResyncTest {
 
     /** The name every Pigeonhole process gives its Redis connections. */
     private static final String CLIENT_NAME = "pigeonhole";
     private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-    private final RedisConfig.Client client;
+    private final RedisClientKind client;
     private LocalRedisServer redis;
     private Server listening;
     private Server sending;
@@ -45,7 +46,7 @@ class LiveOnRedisResyncTest {
     private String bobToken;
     private String chat;
 
-    LiveOnRedisResyncTest(RedisConfig.Client client) {
+    LiveOnRedisResyncTest(RedisClientKind client) {
         this.client = client;
     }
 

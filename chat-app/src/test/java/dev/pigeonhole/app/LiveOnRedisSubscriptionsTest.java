@@ -3,6 +3,7 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.http.ServerMetrics;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings.HostAndPort;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
@@ -35,16 +36,16 @@ import static org.awaitility.Awaitility.await;
 class LiveOnRedisSubscriptionsTest {
 
     enum Setup {
-        SINGLE_NODE_THROUGH_LETTUCE(false, RedisConfig.Client.LETTUCE, 100),
-        SINGLE_NODE_THROUGH_JEDIS(false, RedisConfig.Client.JEDIS, 100),
-        CLUSTER_THROUGH_LETTUCE(true, RedisConfig.Client.LETTUCE, 10),
-        CLUSTER_THROUGH_JEDIS(true, RedisConfig.Client.JEDIS, 10);
+        SINGLE_NODE_THROUGH_LETTUCE(false, RedisClientKind.LETTUCE, 100),
+        SINGLE_NODE_THROUGH_JEDIS(false, RedisClientKind.JEDIS, 100),
+        CLUSTER_THROUGH_LETTUCE(true, RedisClientKind.LETTUCE, 10),
+        CLUSTER_THROUGH_JEDIS(true, RedisClientKind.JEDIS, 10);
 
         final boolean cluster;
-        final RedisConfig.Client client;
+        final RedisClientKind client;
         final int usersPerChat;
 
-        Setup(boolean cluster, RedisConfig.Client client, int usersPerChat) {
+        Setup(boolean cluster, RedisClientKind client, int usersPerChat) {
             this.cluster = cluster;
             this.client = client;
             this.usersPerChat = usersPerChat;

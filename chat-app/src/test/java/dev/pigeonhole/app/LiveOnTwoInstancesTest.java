@@ -4,6 +4,7 @@ import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import java.util.List;
@@ -49,8 +50,8 @@ class LiveOnTwoInstancesTest {
         }
         RedisTarget redis = topology == Topology.CLUSTER ? RedisServers.cluster() : RedisServers.single();
         String prefix = redis.newPrefix();
-        one = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisConfig.Client.JEDIS), secret);
-        other = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisConfig.Client.LETTUCE), secret);
+        one = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisClientKind.JEDIS), secret);
+        other = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisClientKind.LETTUCE), secret);
     }
 
     @AfterEach

@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.domain.model.limits.RateLimits;
 
@@ -44,7 +45,7 @@ final class LiveServers {
     }
 
     /** Redis at {@code endpoint} through {@code client}, the tagged layout, keys and channels under {@code prefix}. */
-    static AppConfig onRedis(RedisSettings.Endpoint endpoint, String prefix, RedisConfig.Client client) {
+    static AppConfig onRedis(RedisSettings.Endpoint endpoint, String prefix, RedisClientKind client) {
         // Generous timeouts: these tests are about behaviour, and a busy 2-core machine is slow to connect.
         return AppConfig.defaults().withRedis(RedisConfig.defaults()
                 .withClient(client).withEndpoint(endpoint).withKeyPrefix(prefix)

@@ -2,6 +2,7 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,17 +29,17 @@ import static org.awaitility.Awaitility.await;
  * once Redis is back the sockets follow their chats again and push what is sent.
  */
 @ParameterizedClass(name = "{0}")
-@EnumSource(RedisConfig.Client.class)
+@EnumSource(RedisClientKind.class)
 class ReconnectStormAbuseTest {
 
     private static final int CLIENTS = 100;
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
-    private final RedisConfig.Client client;
+    private final RedisClientKind client;
     private LocalRedisServer redis;
     private Server server;
 
-    ReconnectStormAbuseTest(RedisConfig.Client client) {
+    ReconnectStormAbuseTest(RedisClientKind client) {
         this.client = client;
     }
 

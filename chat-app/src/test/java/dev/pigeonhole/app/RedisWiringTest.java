@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.redis.KeyLayout;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
@@ -38,16 +39,16 @@ class RedisWiringTest {
 
     static Stream<Arguments> wirings() {
         return Stream.of(
-                Arguments.of(RedisConfig.Client.JEDIS, RedisConfig.Layout.TAGGED, false),
-                Arguments.of(RedisConfig.Client.LETTUCE, RedisConfig.Layout.TAGGED, false),
-                Arguments.of(RedisConfig.Client.LETTUCE, RedisConfig.Layout.BOOK, false),
-                Arguments.of(RedisConfig.Client.JEDIS, RedisConfig.Layout.TAGGED, true),
-                Arguments.of(RedisConfig.Client.LETTUCE, RedisConfig.Layout.TAGGED, true));
+                Arguments.of(RedisClientKind.JEDIS, RedisConfig.Layout.TAGGED, false),
+                Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.TAGGED, false),
+                Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.BOOK, false),
+                Arguments.of(RedisClientKind.JEDIS, RedisConfig.Layout.TAGGED, true),
+                Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.TAGGED, true));
     }
 
     @ParameterizedTest(name = "{0}, {1} keys, cluster: {2}")
     @MethodSource("wirings")
-    void the_books_scenario_plays_the_same_on_redis(RedisConfig.Client client, RedisConfig.Layout layout,
+    void the_books_scenario_plays_the_same_on_redis(RedisClientKind client, RedisConfig.Layout layout,
                                                     boolean cluster) throws Exception {
         RedisTarget target = cluster ? RedisServers.cluster() : RedisServers.single();
         AppConfig config = AppConfig.defaults().withRedis(RedisConfig.defaults()

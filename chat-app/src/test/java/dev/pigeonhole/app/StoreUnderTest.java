@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 
@@ -12,13 +13,13 @@ import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
  */
 enum StoreUnderTest {
     MEMORY(null),
-    REDIS_THROUGH_JEDIS(RedisConfig.Client.JEDIS),
-    REDIS_THROUGH_LETTUCE(RedisConfig.Client.LETTUCE),
+    REDIS_THROUGH_JEDIS(RedisClientKind.JEDIS),
+    REDIS_THROUGH_LETTUCE(RedisClientKind.LETTUCE),
     POSTGRES(null);
 
-    private final RedisConfig.Client client;
+    private final RedisClientKind client;
 
-    StoreUnderTest(RedisConfig.Client client) {
+    StoreUnderTest(RedisClientKind client) {
         this.client = client;
     }
 

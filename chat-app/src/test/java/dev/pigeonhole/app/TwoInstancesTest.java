@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import java.security.SecureRandom;
@@ -35,13 +36,13 @@ class TwoInstancesTest {
         String prefix = redis.newPrefix();
         secret = newSecret();
         ServerConfig server = ServerConfig.defaults().withPort(0).withJwtSecret(secret).withDevLogin(true);
-        jedisSide = Server.start(onRedis(redis, prefix, RedisConfig.Client.JEDIS), server, InstantSource.system());
-        lettuceSide = Server.start(onRedis(redis, prefix, RedisConfig.Client.LETTUCE), server, InstantSource.system());
+        jedisSide = Server.start(onRedis(redis, prefix, RedisClientKind.JEDIS), server, InstantSource.system());
+        lettuceSide = Server.start(onRedis(redis, prefix, RedisClientKind.LETTUCE), server, InstantSource.system());
         throughJedis = ApiClient.onPort(jedisSide.port());
         throughLettuce = ApiClient.onPort(lettuceSide.port());
     }
 
-    private static AppConfig onRedis(RedisTarget redis, String prefix, RedisConfig.Client client) {
+    private static AppConfig onRedis(RedisTarget redis, String prefix, RedisClientKind client) {
         return AppConfig.defaults().withRedis(RedisConfig.defaults()
                 .withClient(client).withEndpoint(redis.endpoint()).withKeyPrefix(prefix)
                 .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(10)));

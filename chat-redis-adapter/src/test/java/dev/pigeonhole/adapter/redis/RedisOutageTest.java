@@ -47,7 +47,8 @@ class RedisOutageTest {
     void a_crash_is_a_typed_error_and_after_the_restart_no_acknowledged_message_is_lost(RedisClientKind client)
             throws Exception {
         try (LocalRedisServer server = LocalRedisServer.startDurable();
-             RedisDriver driver = client.open(server.settings(RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
+             RedisDriver driver = Drivers.open(client,
+                     server.settings(RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
             RedisChats chats = new RedisChats(driver, KeyLayout.tagged(server.target().newPrefix()), Limits.DEFAULTS,
                     PublishMode.of(driver, true));
             UserId alice = UserId.of("alice");
@@ -98,7 +99,8 @@ class RedisOutageTest {
     @EnumSource(RedisClientKind.class)
     void subscriptions_come_back_after_a_restart_and_the_receiver_is_told_to_resync(RedisClientKind client) {
         try (LocalRedisServer server = LocalRedisServer.start();
-             RedisDriver driver = client.open(server.settings(RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
+             RedisDriver driver = Drivers.open(client,
+                     server.settings(RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
             RedisChannels channels = new RedisChannels(driver, KeyLayout.tagged(server.target().newPrefix()),
                     PublishMode.of(driver, true));
             Channel channel = Channel.ofChat(ChatId.of("outage"));

@@ -35,8 +35,9 @@ final class RedisStoreFixture {
     static StoreFixture open(RedisTarget target, RedisClientKind client, KeyLayout keys, Limits limits,
                              UnaryOperator<RedisDriver> decorate) {
         String clientName = RedisTarget.newClientName();
-        RedisDriver driver = decorate.apply(client.open(target.settings(clientName)));
-        OnFirstUse<RedisDriver> secondConnection = new OnFirstUse<>(() -> client.open(target.settings(clientName)));
+        RedisSettings settings = target.settings(clientName);
+        RedisDriver driver = decorate.apply(Drivers.open(client, settings));
+        OnFirstUse<RedisDriver> secondConnection = new OnFirstUse<>(() -> Drivers.open(client, settings));
         // Patterns are part of the Channels contract, so a cluster publishes for them too.
         PublishMode publishing = PublishMode.of(driver, true);
         return new StoreFixture(
