@@ -2,7 +2,7 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
 import java.time.Duration;
 import java.time.InstantSource;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,7 +25,7 @@ class HealthWhenRedisDownTest {
     void health_and_the_api_answer_503_while_redis_is_down_and_recover_when_it_is_back(RedisClientKind client) {
         try (LocalRedisServer redis = LocalRedisServer.start();
              Server server = Server.start(AppConfig.defaults().withRedis(RedisConfig.defaults()
-                             .withClient(client).withEndpoint(redis.target().endpoint())
+                             .withClient(client).withEndpoint(LiveServers.endpoint(redis.target()))
                              .withKeyPrefix(redis.target().newPrefix())),
                      ServerConfig.defaults().withPort(0), InstantSource.system())) {
             ApiClient api = ApiClient.onPort(server.port());

@@ -4,9 +4,9 @@ import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.http.ServerMetrics;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.port.in.live.LiveFeed;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +55,7 @@ class LiveOnEventStreamTest {
             case MEMORY -> AppConfig.defaults();
             case REDIS -> {
                 RedisTarget redis = RedisServers.single();
-                yield LiveServers.onRedis(redis.endpoint(), redis.newPrefix(), RedisClientKind.LETTUCE);
+                yield LiveServers.onRedis(LiveServers.endpoint(redis), redis.newPrefix(), RedisClientKind.LETTUCE);
             }
         };
         server = LiveServers.start(LiveServers.unthrottled(config), LiveServers.newSecret());

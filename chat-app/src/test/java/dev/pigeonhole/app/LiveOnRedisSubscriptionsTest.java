@@ -4,9 +4,9 @@ import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.http.ServerMetrics;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
-import dev.pigeonhole.adapter.redis.RedisSettings.HostAndPort;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.testsupport.redis.RedisNode;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -69,7 +69,7 @@ class LiveOnRedisSubscriptionsTest {
     void start() {
         redis = setup.cluster ? RedisServers.cluster() : RedisServers.single();
         prefix = redis.newPrefix();
-        server = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, setup.client), LiveServers.newSecret());
+        server = LiveServers.start(LiveServers.onRedis(LiveServers.endpoint(redis), prefix, setup.client), LiveServers.newSecret());
         api = ApiClient.onPort(server.port());
     }
 
@@ -183,8 +183,8 @@ class LiveOnRedisSubscriptionsTest {
         }
         // Sharded channels live on the master of their slot; classic ones would show on any node.
         for (String channel : channels) {
-            HostAndPort owner = ownerOf(channel);
-            for (HostAndPort node : redis.nodes()) {
+            RedisNode owner = ownerOf(channel);
+            for (RedisNode node : redis.nodes()) {
                 long sharded = counts(node, "SHARDNUMSUB", List.of(channel)).get(channel);
                 long classic = counts(node, "NUMSUB", List.of(channel)).get(channel);
                 if (node.equals(owner)) {
@@ -199,7 +199,7 @@ class LiveOnRedisSubscriptionsTest {
     }
 
     /** {@code PUBSUB <what> channel...} on one node, as channel → count. */
-    private Map<String, Long> counts(HostAndPort node, String what, List<String> channels) {
+    private Map<String, Long> counts(RedisNode node, String what, List<String> channels) {
         List<String> command = new ArrayList<>(List.of("PUBSUB", what));
         command.addAll(channels);
         List<?> reply = (List<?>) redis.command(node, command.toArray(String[]::new));
@@ -211,14 +211,14 @@ class LiveOnRedisSubscriptionsTest {
     }
 
     /** The master serving the channel's slot, per {@code CLUSTER SLOTS}. */
-    private HostAndPort ownerOf(String channel) {
-        HostAndPort any = redis.masters().getFirst();
+    private RedisNode ownerOf(String channel) {
+        RedisNode any = redis.masters().getFirst();
         long slot = (Long) redis.command(any, "CLUSTER", "KEYSLOT", channel);
         for (Object range : (List<?>) redis.command(any, "CLUSTER", "SLOTS")) {
             List<?> fields = (List<?>) range;
             if ((Long) fields.get(0) <= slot && slot <= (Long) fields.get(1)) {
                 List<?> master = (List<?>) fields.get(2);
-                return new HostAndPort((String) master.get(0), Math.toIntExact((Long) master.get(1)));
+                return new RedisNode((String) master.get(0), Math.toIntExact((Long) master.get(1)));
             }
         }
         throw new AssertionError("no master serves slot " + slot + " of " + channel);

@@ -5,8 +5,8 @@ import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -50,8 +50,8 @@ class LiveOnTwoInstancesTest {
         }
         RedisTarget redis = topology == Topology.CLUSTER ? RedisServers.cluster() : RedisServers.single();
         String prefix = redis.newPrefix();
-        one = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisClientKind.JEDIS), secret);
-        other = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisClientKind.LETTUCE), secret);
+        one = LiveServers.start(LiveServers.onRedis(LiveServers.endpoint(redis), prefix, RedisClientKind.JEDIS), secret);
+        other = LiveServers.start(LiveServers.onRedis(LiveServers.endpoint(redis), prefix, RedisClientKind.LETTUCE), secret);
     }
 
     @AfterEach

@@ -4,6 +4,7 @@ import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -42,6 +43,13 @@ final class LiveServers {
      */
     static AppConfig onPostgres(PostgresSettings settings) {
         return AppConfig.defaults().withLiveCatchUps(Math.max(1, settings.poolSize() / 2)).withPostgres(settings);
+    }
+
+    /** Where the target is, as the app's settings take it: its URL, or a cluster's seeds. */
+    static RedisSettings.Endpoint endpoint(RedisTarget target) {
+        return target.isCluster()
+                ? RedisSettings.Endpoint.cluster(target.address())
+                : RedisSettings.Endpoint.single(target.address());
     }
 
     /** Redis at {@code endpoint} through {@code client}, the tagged layout, keys and channels under {@code prefix}. */

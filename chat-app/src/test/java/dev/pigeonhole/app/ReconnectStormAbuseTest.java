@@ -3,7 +3,7 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +48,7 @@ class ReconnectStormAbuseTest {
         redis = LocalRedisServer.startDurable();
         // The default timeouts: an outage must be found out as fast as it is in production.
         server = LiveServers.start(AppConfig.defaults().withRedis(RedisConfig.defaults().withClient(client)
-                .withEndpoint(redis.target().endpoint()).withKeyPrefix(redis.target().newPrefix())), LiveServers.newSecret());
+                .withEndpoint(LiveServers.endpoint(redis.target())).withKeyPrefix(redis.target().newPrefix())), LiveServers.newSecret());
     }
 
     @AfterEach

@@ -3,8 +3,6 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.redis.KeyLayout;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
@@ -12,6 +10,8 @@ import dev.pigeonhole.domain.model.chat.Access;
 import dev.pigeonhole.domain.model.chat.ChatSummary;
 import dev.pigeonhole.domain.model.chat.PendingChat;
 import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -52,7 +52,7 @@ class RedisWiringTest {
                                                     boolean cluster) throws Exception {
         RedisTarget target = cluster ? RedisServers.cluster() : RedisServers.single();
         AppConfig config = AppConfig.defaults().withRedis(RedisConfig.defaults()
-                .withClient(client).withEndpoint(target.endpoint()).withLayout(layout).withKeyPrefix(target.newPrefix()));
+                .withClient(client).withEndpoint(LiveServers.endpoint(target)).withLayout(layout).withKeyPrefix(target.newPrefix()));
 
         List<PendingChat> pending;
         try (Pigeonhole app = Pigeonhole.start(config, InstantSource.system())) {
@@ -71,7 +71,7 @@ class RedisWiringTest {
         RedisTarget target = RedisServers.single();
         String prefix = target.newPrefix();
         AppConfig config = AppConfig.defaults().withRedis(RedisConfig.defaults()
-                .withEndpoint(target.endpoint()).withKeyPrefix(prefix));
+                .withEndpoint(LiveServers.endpoint(target)).withKeyPrefix(prefix));
         UserId alice = UserId.of("alice");
         UserId bob = UserId.of("bob");
 

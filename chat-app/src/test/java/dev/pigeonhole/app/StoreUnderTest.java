@@ -2,8 +2,8 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 
 /**
  * The stores a whole-server test runs on, one run each: memory, one Redis node through each
@@ -44,6 +44,6 @@ enum StoreUnderTest {
         if (!isRedis()) {
             throw new IllegalStateException(this + " is not a Redis store");
         }
-        return LiveServers.onRedis(redis.endpoint(), prefix, client);
+        return LiveServers.onRedis(LiveServers.endpoint(redis), prefix, client);
     }
 }

@@ -2,8 +2,8 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -44,7 +44,7 @@ class TwoInstancesTest {
 
     private static AppConfig onRedis(RedisTarget redis, String prefix, RedisClientKind client) {
         return AppConfig.defaults().withRedis(RedisConfig.defaults()
-                .withClient(client).withEndpoint(redis.endpoint()).withKeyPrefix(prefix)
+                .withClient(client).withEndpoint(LiveServers.endpoint(redis)).withKeyPrefix(prefix)
                 .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(10)));
     }
 

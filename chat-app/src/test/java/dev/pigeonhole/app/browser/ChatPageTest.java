@@ -3,12 +3,13 @@ package dev.pigeonhole.app.browser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pigeonhole.adapter.http.ApiClient;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.app.AppConfig;
 import dev.pigeonhole.app.RedisConfig;
 import dev.pigeonhole.app.Server;
 import dev.pigeonhole.app.ServerConfig;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
@@ -54,7 +55,7 @@ class ChatPageTest {
         alice = Chromium.start();
         bob = Chromium.start();
         RedisTarget redis = RedisServers.single();
-        store = AppConfig.defaults().withRedis(RedisConfig.defaults().withEndpoint(redis.endpoint())
+        store = AppConfig.defaults().withRedis(RedisConfig.defaults().withEndpoint(RedisSettings.Endpoint.single(redis.address()))
                 .withKeyPrefix(redis.newPrefix()));
         config = ServerConfig.defaults().withPort(0).withJwtSecret(SECRET).withDevLogin(true);
         alicesServer = Server.start(store, config, InstantSource.system());

@@ -1,9 +1,9 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.ContractSuite;
 import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.redis.RedisServers;
 
 /** Jedis on a three-master Redis Cluster, tagged keys. */
 class JedisClusterContractsTest extends ContractSuite {

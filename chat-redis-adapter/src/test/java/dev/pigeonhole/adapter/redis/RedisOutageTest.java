@@ -1,7 +1,5 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
@@ -11,6 +9,8 @@ import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -23,6 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.pigeonhole.adapter.redis.RedisTestSettings.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -48,7 +49,7 @@ class RedisOutageTest {
             throws Exception {
         try (LocalRedisServer server = LocalRedisServer.startDurable();
              RedisDriver driver = Drivers.open(client,
-                     server.settings(RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
+                     settings(server.target(), RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
             RedisChats chats = new RedisChats(driver, KeyLayout.tagged(server.target().newPrefix()), Limits.DEFAULTS,
                     PublishMode.of(driver, true));
             UserId alice = UserId.of("alice");
@@ -100,7 +101,7 @@ class RedisOutageTest {
     void subscriptions_come_back_after_a_restart_and_the_receiver_is_told_to_resync(RedisClientKind client) {
         try (LocalRedisServer server = LocalRedisServer.start();
              RedisDriver driver = Drivers.open(client,
-                     server.settings(RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
+                     settings(server.target(), RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
             RedisChannels channels = new RedisChannels(driver, KeyLayout.tagged(server.target().newPrefix()),
                     PublishMode.of(driver, true));
             Channel channel = Channel.ofChat(ChatId.of("outage"));

@@ -1,16 +1,17 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.StoreFixture;
 import dev.pigeonhole.testsupport.OnFirstUse;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 
 import java.time.InstantSource;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import static dev.pigeonhole.adapter.redis.RedisTestSettings.settings;
 
 /**
  * Every port on one Redis, for the contract suite and the tests that look closer, isolated from
@@ -35,7 +36,7 @@ final class RedisStoreFixture {
     static StoreFixture open(RedisTarget target, RedisClientKind client, KeyLayout keys, Limits limits,
                              UnaryOperator<RedisDriver> decorate) {
         String clientName = RedisTarget.newClientName();
-        RedisSettings settings = target.settings(clientName);
+        RedisSettings settings = settings(target, clientName);
         RedisDriver driver = decorate.apply(Drivers.open(client, settings));
         OnFirstUse<RedisDriver> secondConnection = new OnFirstUse<>(() -> Drivers.open(client, settings));
         // Patterns are part of the Channels contract, so a cluster publishes for them too.
