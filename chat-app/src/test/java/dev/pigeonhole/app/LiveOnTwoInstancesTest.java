@@ -3,8 +3,8 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import dev.pigeonhole.testsupport.redis.RedisServers;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
 import java.util.List;
@@ -43,7 +43,7 @@ class LiveOnTwoInstancesTest {
     void start() {
         String secret = LiveServers.newSecret();
         if (topology == Topology.POSTGRES) {
-            PostgresSettings schema = PostgresServers.local().newSettings();
+            PostgresSettings schema = LiveServers.newSettings(PostgresServers.local());
             one = LiveServers.start(LiveServers.onPostgres(schema), secret);
             other = LiveServers.start(LiveServers.onPostgres(schema.withMigrate(false)), secret);
             return;

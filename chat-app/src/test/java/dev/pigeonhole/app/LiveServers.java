@@ -4,6 +4,7 @@ import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.testsupport.postgres.PostgresServer;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
 
 import java.security.SecureRandom;
@@ -35,6 +36,14 @@ final class LiveServers {
      */
     static AppConfig unthrottled(AppConfig config) {
         return config.withLimits(config.limits().withRates(RateLimits.NONE));
+    }
+
+    /** A store in a fresh schema of {@code server}, with the small pool and the timeouts a test's store uses. */
+    static PostgresSettings newSettings(PostgresServer server) {
+        return PostgresSettings.of(server.url(), server.user(), server.password())
+                .withSchema(server.newSchema())
+                .withPoolSize(PostgresServer.STORE_POOL_SIZE)
+                .withTimeouts(PostgresServer.CONNECT_TIMEOUT, PostgresServer.STATEMENT_TIMEOUT);
     }
 
     /**

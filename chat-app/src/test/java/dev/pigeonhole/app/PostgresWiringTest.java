@@ -2,9 +2,9 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PostgresWiringTest {
 
     private static AppConfig onPostgres() {
-        return LiveServers.onPostgres(PostgresServers.local().newSettings());
+        return LiveServers.onPostgres(LiveServers.newSettings(PostgresServers.local()));
     }
 
     @Test

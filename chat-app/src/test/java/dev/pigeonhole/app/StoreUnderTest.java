@@ -1,7 +1,7 @@
 package dev.pigeonhole.app;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import dev.pigeonhole.testsupport.redis.RedisServers;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
 
@@ -30,7 +30,7 @@ enum StoreUnderTest {
     /** The configuration of a run: on the shared single Redis node under a fresh prefix, or PostgreSQL in a fresh schema. */
     AppConfig config() {
         if (this == POSTGRES) {
-            return LiveServers.onPostgres(PostgresServers.local().newSettings());
+            return LiveServers.onPostgres(LiveServers.newSettings(PostgresServers.local()));
         }
         if (!isRedis()) {
             return AppConfig.defaults();

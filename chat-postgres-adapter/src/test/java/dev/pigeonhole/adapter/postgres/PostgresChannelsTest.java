@@ -1,7 +1,5 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServer;
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Message;
@@ -12,6 +10,8 @@ import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.postgres.PostgresServer;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static dev.pigeonhole.adapter.postgres.PostgresTestSettings.newSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -51,7 +52,7 @@ class PostgresChannelsTest {
     @BeforeEach
     void open() {
         server = PostgresServers.local();
-        settings = server.newSettings();
+        settings = newSettings(server);
         store = PostgresStoreFixture.open(server, settings, Limits.DEFAULTS);
         connection = store.channels().connect(recorder);
     }
@@ -119,7 +120,7 @@ class PostgresChannelsTest {
     }
 
     private void storeChatMessage(ChatId chat, Message message) throws SQLException {
-        try (Connection sql = server.connect(settings.schema())) {
+        try (Connection sql = PlainJdbc.connect(server, settings.schema())) {
             try (PreparedStatement row = sql.prepareStatement(
                     "insert into chats (id, access, last_id, first_available_id) values (?, 'PRIVATE', ?, 1)")) {
                 row.setString(1, chat.value());

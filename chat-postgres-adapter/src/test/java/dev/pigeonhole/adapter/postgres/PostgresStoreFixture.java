@@ -1,10 +1,10 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServer;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.StoreFixture;
 import dev.pigeonhole.testsupport.OnFirstUse;
+import dev.pigeonhole.testsupport.postgres.PostgresServer;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import static dev.pigeonhole.adapter.postgres.PostgresTestSettings.newSettings;
 
 /**
  * Every port on one PostgreSQL store in a schema of its own, for the contract suite and the tests
@@ -27,7 +28,7 @@ final class PostgresStoreFixture {
 
     /** In a fresh schema of {@code server}. */
     static StoreFixture open(PostgresServer server, Limits limits) {
-        return open(server, server.newSettings(), limits);
+        return open(server, newSettings(server), limits);
     }
 
     /** As {@code settings} say, whose schema no other fixture uses. */
@@ -52,7 +53,7 @@ final class PostgresStoreFixture {
 
     /** Ends the store's listening sessions on the server, as a network failure or a restart would. */
     private static void dropListeningSessions(PostgresServer server, PostgresSettings settings) {
-        if (server.terminateSessions(PostgresChannels.applicationName(settings)) == 0) {
+        if (PlainJdbc.terminateSessions(server, PostgresChannels.applicationName(settings)) == 0) {
             throw new IllegalStateException("no listening session of " + settings.schema() + " to drop");
         }
     }
@@ -60,7 +61,7 @@ final class PostgresStoreFixture {
     /** The rows that still name the chat, table by table: a deleted chat must leave none. */
     private static Set<String> rowsLeft(PostgresServer server, PostgresSettings settings, ChatId chat) {
         Set<String> left = new TreeSet<>();
-        try (Connection connection = server.connect(settings.schema())) {
+        try (Connection connection = PlainJdbc.connect(server, settings.schema())) {
             for (String table : List.of("chats", "chat_members", "chat_messages", "keyed_sends", "send_buckets")) {
                 String column = table.equals("chats") ? "id" : "chat_id";
                 try (PreparedStatement rows = connection.prepareStatement(
