@@ -3,7 +3,6 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.http.ServerMetrics;
-import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.testsupport.redis.RedisNode;
 import dev.pigeonhole.testsupport.redis.RedisServers;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
@@ -12,9 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -36,18 +34,18 @@ import static org.awaitility.Awaitility.await;
 class LiveOnRedisSubscriptionsTest {
 
     enum Setup {
-        SINGLE_NODE_THROUGH_LETTUCE(false, RedisClientKind.LETTUCE, 100),
-        SINGLE_NODE_THROUGH_JEDIS(false, RedisClientKind.JEDIS, 100),
-        CLUSTER_THROUGH_LETTUCE(true, RedisClientKind.LETTUCE, 10),
-        CLUSTER_THROUGH_JEDIS(true, RedisClientKind.JEDIS, 10);
+        SINGLE_NODE_THROUGH_LETTUCE(StoreUnderTest.REDIS_THROUGH_LETTUCE, false, 100),
+        SINGLE_NODE_THROUGH_JEDIS(StoreUnderTest.REDIS_THROUGH_JEDIS, false, 100),
+        CLUSTER_THROUGH_LETTUCE(StoreUnderTest.REDIS_THROUGH_LETTUCE, true, 10),
+        CLUSTER_THROUGH_JEDIS(StoreUnderTest.REDIS_THROUGH_JEDIS, true, 10);
 
+        final StoreUnderTest store;
         final boolean cluster;
-        final RedisClientKind client;
         final int usersPerChat;
 
-        Setup(boolean cluster, RedisClientKind client, int usersPerChat) {
+        Setup(StoreUnderTest store, boolean cluster, int usersPerChat) {
+            this.store = store;
             this.cluster = cluster;
-            this.client = client;
             this.usersPerChat = usersPerChat;
         }
     }
@@ -56,35 +54,26 @@ class LiveOnRedisSubscriptionsTest {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     private final Setup setup;
+    @RegisterExtension
+    final RunningServer server = RunningServer.on(this::config);
     private RedisTarget redis;
     private String prefix;
-    private Server server;
-    private ApiClient api;
 
     LiveOnRedisSubscriptionsTest(Setup setup) {
         this.setup = setup;
     }
 
-    @BeforeEach
-    void start() {
+    private AppConfig config() {
         redis = setup.cluster ? RedisServers.cluster() : RedisServers.single();
         prefix = redis.newPrefix();
-        server = LiveServers.start(LiveServers.onRedis(LiveServers.endpoint(redis), prefix, setup.client), LiveServers.newSecret());
-        api = ApiClient.onPort(server.port());
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
+        return setup.store.on(redis, prefix);
     }
 
     @Test
     void each_chat_is_subscribed_upstream_once_however_many_sockets_follow_it_and_let_go_when_the_last_one_closes()
             throws Exception {
         long started = System.nanoTime();
-        try (ChatCrowd crowd = ChatCrowd.create(api, CHATS, setup.usersPerChat)) {
+        try (ChatCrowd crowd = ChatCrowd.create(server.api(), CHATS, setup.usersPerChat)) {
             long created = System.nanoTime();
             String subscribe = setup.cluster ? "ssubscribe" : "subscribe";
             long subscribesBefore = redis.commandCalls(subscribe);
@@ -104,7 +93,7 @@ class LiveOnRedisSubscriptionsTest {
                     .allSatisfy((channel, count) -> assertThat(count).as(channel).isEqualTo(1L));
             assertThat(subscribed.elsewhere()).as("subscribers of each channel anywhere else")
                     .allSatisfy((channel, count) -> assertThat(count).as(channel).isZero());
-            assertThat(ServerMetrics.upstreamSubscriptions(api))
+            assertThat(ServerMetrics.upstreamSubscriptions(server.api()))
                     .as("the server's own count: the chats, presence and each user's own channel")
                     .isEqualTo(CHATS + 1.0 + users);
             // A connection subscribing twice still counts once in NUMSUB, so count the commands too.
@@ -113,7 +102,7 @@ class LiveOnRedisSubscriptionsTest {
 
             // The one subscription of a chat reaches every socket that follows it.
             for (ChatCrowd.Chat chat : crowd.chats()) {
-                ApiClient.Response sent = api.postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
+                ApiClient.Response sent = server.api().postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
                         Map.of("message", "to all of " + chat.id()));
                 assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
             }
@@ -135,14 +124,14 @@ class LiveOnRedisSubscriptionsTest {
                 survivors.add(sockets.getLast());
                 sockets.subList(0, sockets.size() - 1).forEach(LiveClient::close);
             }
-            await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(api) == CHATS);
+            await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(server.api()) == CHATS);
             // The users who left let go of their own channels one unsubscribe at a time, after their sockets are gone.
-            await().atMost(PATIENCE).until(() -> ServerMetrics.upstreamSubscriptions(api) == CHATS + 1.0 + CHATS);
+            await().atMost(PATIENCE).until(() -> ServerMetrics.upstreamSubscriptions(server.api()) == CHATS + 1.0 + CHATS);
             assertThat(subscribers(shared).where()).as("subscribers with one socket left per chat")
                     .allSatisfy((channel, count) -> assertThat(count).as(channel).isEqualTo(1L));
             for (int i = 0; i < CHATS; i++) {
                 ChatCrowd.Chat chat = crowd.chats().get(i);
-                ApiClient.Response sent = api.postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
+                ApiClient.Response sent = server.api().postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
                         Map.of("message", "to the last one"));
                 assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
                 LiveClient last = survivors.get(i);
@@ -152,8 +141,8 @@ class LiveOnRedisSubscriptionsTest {
             }
 
             crowd.close();
-            await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(api) == 0.0);
-            await().atMost(PATIENCE).until(() -> ServerMetrics.upstreamSubscriptions(api) == 0.0);
+            await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(server.api()) == 0.0);
+            await().atMost(PATIENCE).until(() -> ServerMetrics.upstreamSubscriptions(server.api()) == 0.0);
             await().atMost(PATIENCE).until(() -> subscribers(channels).total() == 0L);
             System.out.printf("%s: %d sockets in %d chats held %s upstream subscriptions (gauge %s, %d %s); setup %d ms, "
                             + "connecting %d ms, fan-out %d ms, all gone %d ms after closing%n",

@@ -52,7 +52,8 @@ class RedisWiringTest {
                                                     boolean cluster) throws Exception {
         RedisTarget target = cluster ? RedisServers.cluster() : RedisServers.single();
         AppConfig config = AppConfig.defaults().withRedis(RedisConfig.defaults()
-                .withClient(client).withEndpoint(LiveServers.endpoint(target)).withLayout(layout).withKeyPrefix(target.newPrefix()));
+                .withClient(client).withEndpoint(TestConfigs.endpoint(target)).withLayout(layout)
+                .withKeyPrefix(target.newPrefix()));
 
         List<PendingChat> pending;
         try (Pigeonhole app = Pigeonhole.start(config, InstantSource.system())) {
@@ -71,7 +72,7 @@ class RedisWiringTest {
         RedisTarget target = RedisServers.single();
         String prefix = target.newPrefix();
         AppConfig config = AppConfig.defaults().withRedis(RedisConfig.defaults()
-                .withEndpoint(LiveServers.endpoint(target)).withKeyPrefix(prefix));
+                .withEndpoint(TestConfigs.endpoint(target)).withKeyPrefix(prefix));
         UserId alice = UserId.of("alice");
         UserId bob = UserId.of("bob");
 
