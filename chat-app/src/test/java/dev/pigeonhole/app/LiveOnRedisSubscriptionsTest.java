@@ -172,7 +172,7 @@ class LiveOnRedisSubscriptionsTest {
         }
         // Sharded channels live on the master of their slot; classic ones would show on any node.
         for (String channel : channels) {
-            RedisNode owner = ownerOf(channel);
+            RedisNode owner = redis.masterOf(channel);
             for (RedisNode node : redis.nodes()) {
                 long sharded = counts(node, "SHARDNUMSUB", List.of(channel)).get(channel);
                 long classic = counts(node, "NUMSUB", List.of(channel)).get(channel);
@@ -197,20 +197,6 @@ class LiveOnRedisSubscriptionsTest {
             counts.put((String) reply.get(i), (Long) reply.get(i + 1));
         }
         return counts;
-    }
-
-    /** The master serving the channel's slot, per {@code CLUSTER SLOTS}. */
-    private RedisNode ownerOf(String channel) {
-        RedisNode any = redis.masters().getFirst();
-        long slot = (Long) redis.command(any, "CLUSTER", "KEYSLOT", channel);
-        for (Object range : (List<?>) redis.command(any, "CLUSTER", "SLOTS")) {
-            List<?> fields = (List<?>) range;
-            if ((Long) fields.get(0) <= slot && slot <= (Long) fields.get(1)) {
-                List<?> master = (List<?>) fields.get(2);
-                return new RedisNode((String) master.get(0), Math.toIntExact((Long) master.get(1)));
-            }
-        }
-        throw new AssertionError("no master serves slot " + slot + " of " + channel);
     }
 
     private static long millis(long from, long to) {

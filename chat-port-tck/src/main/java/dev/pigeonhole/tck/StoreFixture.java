@@ -8,7 +8,7 @@ import dev.pigeonhole.domain.port.out.Mailboxes;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
 import dev.pigeonhole.domain.port.out.Quotas;
 
-import java.util.Objects;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -34,26 +34,19 @@ import java.util.function.Supplier;
  *                        message: keys in Redis, rows in PostgreSQL. A deleted chat must leave
  *                        nothing. A store that cannot look inside itself answers nothing
  *                        ({@link #NO_TRACES}) and is checked through the ports alone
- * @param release         closes what the store holds open: connections, pools
+ * @param resources       what the store holds open (connections, pools), closed with the fixture, in
+ *                        this order
  */
 public record StoreFixture(Chats chats, Mailboxes mailboxes, PresenceRegistry presence, ChatLock lock,
                            Channels channels, Quotas quotas, Supplier<Quotas> anotherInstance, Runnable liveDrop,
-                           Function<ChatId, Set<String>> traces, Runnable release) implements AutoCloseable {
+                           Function<ChatId, Set<String>> traces, List<AutoCloseable> resources)
+        implements AutoCloseable {
 
     /** For a store that cannot look inside itself. */
     public static final Function<ChatId, Set<String>> NO_TRACES = chat -> Set.of();
 
     public StoreFixture {
-        Objects.requireNonNull(chats, "chats");
-        Objects.requireNonNull(mailboxes, "mailboxes");
-        Objects.requireNonNull(presence, "presence");
-        Objects.requireNonNull(lock, "lock");
-        Objects.requireNonNull(channels, "channels");
-        Objects.requireNonNull(quotas, "quotas");
-        Objects.requireNonNull(anotherInstance, "anotherInstance");
-        Objects.requireNonNull(liveDrop, "liveDrop");
-        Objects.requireNonNull(traces, "traces");
-        Objects.requireNonNull(release, "release");
+        resources = List.copyOf(resources);
     }
 
     /** The buckets as a second server sharing this store sees them ({@link #anotherInstance()}). */
@@ -71,8 +64,9 @@ public record StoreFixture(Chats chats, Mailboxes mailboxes, PresenceRegistry pr
         return traces.apply(chat);
     }
 
+    /** Closes every resource, even when one fails to close. */
     @Override
     public void close() {
-        release.run();
+        OpenStores.closeEach(resources);
     }
 }

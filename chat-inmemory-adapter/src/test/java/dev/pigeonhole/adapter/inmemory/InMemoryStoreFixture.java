@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.StoreFixture;
 
 import java.time.InstantSource;
+import java.util.List;
 
 /** Every port in memory, for the contract suite: a fresh store per test, so isolation comes free. */
 final class InMemoryStoreFixture {
@@ -23,6 +24,6 @@ final class InMemoryStoreFixture {
                 channels::disconnectAll,
                 StoreFixture.NO_TRACES,
                 // Connections are closed by the tests that open them, and the rest is heap.
-                () -> { });
+                List.of());
     }
 }

@@ -45,10 +45,7 @@ final class PostgresStoreFixture {
                 () -> new PostgresQuotas(secondStore.get()),
                 () -> dropListeningSessions(server, settings),
                 chat -> rowsLeft(server, settings, chat),
-                () -> {
-                    store.close();
-                    secondStore.close();
-                });
+                List.of(store, secondStore));
     }
 
     /** Ends the store's listening sessions on the server, as a network failure or a restart would. */

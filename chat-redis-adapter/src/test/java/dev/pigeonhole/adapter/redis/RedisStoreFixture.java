@@ -7,6 +7,7 @@ import dev.pigeonhole.testsupport.OnFirstUse;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
 
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -52,10 +53,7 @@ final class RedisStoreFixture {
                 () -> new RedisQuotas(secondConnection.get(), keys),
                 () -> dropSubscriptions(target, clientName),
                 chat -> keysLeft(target, keys, chat),
-                () -> {
-                    driver.close();
-                    secondConnection.close();
-                });
+                List.of(driver, secondConnection));
     }
 
     /** CLIENT KILL on the fixture's subscription connections, as a network failure would. */

@@ -132,6 +132,26 @@ public final class RedisTarget {
         return nodes.stream().map(RedisTarget::node).toList();
     }
 
+    /**
+     * The master that serves {@code key}'s slot, or a sharded channel's, per {@code CLUSTER SLOTS}:
+     * the one node of a single server.
+     */
+    public RedisNode masterOf(String key) {
+        RedisNode any = masters().getFirst();
+        if (!cluster) {
+            return any;
+        }
+        long slot = (Long) command(any, "CLUSTER", "KEYSLOT", key);
+        for (Object range : (List<?>) command(any, "CLUSTER", "SLOTS")) {
+            List<?> fields = (List<?>) range;
+            if ((Long) fields.get(0) <= slot && slot <= (Long) fields.get(1)) {
+                List<?> master = (List<?>) fields.get(2);
+                return new RedisNode((String) master.get(0), Math.toIntExact((Long) master.get(1)));
+            }
+        }
+        throw new IllegalStateException("no master of " + this + " serves slot " + slot + " of " + key);
+    }
+
     /** The keys starting with {@code prefix}, over every master. */
     public Set<String> keysWithPrefix(String prefix) {
         Set<String> keys = new LinkedHashSet<>();

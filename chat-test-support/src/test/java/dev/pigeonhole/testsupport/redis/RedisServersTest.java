@@ -107,7 +107,7 @@ class RedisServersTest {
                 .allSatisfy(info -> assertThat(info.toString()).contains("cluster_state:ok"));
 
         String prefix = cluster.newPrefix();
-        IntStream.range(0, 30).forEach(i -> cluster.command(ownerOf(cluster, prefix + i), "SET", prefix + i, "v"));
+        IntStream.range(0, 30).forEach(i -> cluster.command(cluster.masterOf(prefix + i), "SET", prefix + i, "v"));
 
         Map<RedisNode, Set<String>> byMaster = cluster.keysWithPrefixByMaster(prefix);
         assertThat(cluster.keysWithPrefix(prefix)).hasSize(30);
@@ -183,19 +183,5 @@ class RedisServersTest {
         }
         assertThatThrownBy(() -> target.admin("PING")).as("every server stopped").isInstanceOf(RuntimeException.class)
                 .hasMessageNotContaining("NOAUTH");
-    }
-
-    /** The master that serves the key's slot, per CLUSTER SLOTS. */
-    private static RedisNode ownerOf(RedisTarget cluster, String key) {
-        RedisNode any = cluster.masters().getFirst();
-        long slot = (Long) cluster.command(any, "CLUSTER", "KEYSLOT", key);
-        for (Object entry : (List<?>) cluster.command(any, "CLUSTER", "SLOTS")) {
-            List<?> range = (List<?>) entry;
-            if ((Long) range.get(0) <= slot && slot <= (Long) range.get(1)) {
-                List<?> master = (List<?>) range.get(2);
-                return new RedisNode((String) master.get(0), ((Long) master.get(1)).intValue());
-            }
-        }
-        throw new IllegalStateException("no master serves slot " + slot);
     }
 }
