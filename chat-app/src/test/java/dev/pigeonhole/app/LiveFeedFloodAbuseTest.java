@@ -6,7 +6,6 @@ import dev.pigeonhole.adapter.http.ServerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -59,7 +58,7 @@ class LiveFeedFloodAbuseTest {
         List<String> tokens = bystanders.stream().map(server.api()::signIn).toList();
         List<String> chats = new ArrayList<>();
         for (int pair = 0; pair < BYSTANDERS; pair += 2) {
-            chats.add(createChat(tokens.get(pair), List.of(bystanders.get(pair + 1)), "just us two"));
+            chats.add(server.openChat(tokens.get(pair), List.of(bystanders.get(pair + 1)), "just us two"));
         }
         List<LiveClient> sockets = new ArrayList<>();
         try {
@@ -69,7 +68,7 @@ class LiveFeedFloodAbuseTest {
             flood();
 
             for (int pair = 0; pair < BYSTANDERS; pair += 2) {
-                createdMessage(tokens.get(pair), chats.get(pair / 2), "marker");
+                server.send(tokens.get(pair), chats.get(pair / 2), "marker");
             }
             for (int i = 0; i < BYSTANDERS; i++) {
                 sockets.get(i).awaitMessage(chats.get(i / 2), 2);
@@ -102,7 +101,7 @@ class LiveFeedFloodAbuseTest {
         try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
             List<Future<?>> done = new ArrayList<>();
             for (int chat = 0; chat < FLOODED_CHATS; chat++) {
-                done.add(pool.submit(() -> createChat(attacker,
+                done.add(pool.submit(() -> server.openChat(attacker,
                         IntStream.range(0, MADE_UP_MEMBERS).mapToObj(i -> ApiClient.randomUser("made-up")).toList(),
                         "look at all my friends")));
             }
@@ -117,16 +116,5 @@ class LiveFeedFloodAbuseTest {
                 each.get();
             }
         }
-    }
-
-    private String createChat(String token, List<String> members, String first) {
-        ApiClient.Response created = server.api().postJson("/api/chats", token, Map.of("members", members, "message", first));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().get("chatId").stringValue();
-    }
-
-    private void createdMessage(String token, String chat, String text) {
-        ApiClient.Response sent = server.api().postJson("/api/chats/" + chat + "/messages", token, Map.of("message", text));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 }

@@ -46,24 +46,24 @@ class LiveOnEventStreamTest {
         String bob = ApiClient.randomUser("bob");
         String aliceToken = server.api().signIn(alice);
         String bobToken = server.api().signIn(bob);
-        String lunch = create(aliceToken, List.of(bob), "one");
-        send(aliceToken, lunch, "two");
+        String lunch = server.openChat(aliceToken, List.of(bob), "one");
+        server.send(aliceToken, lunch, "two");
 
         try (LiveClient bobs = LiveClient.events(server.port(), bobToken)) {
             bobs.nextMessage(lunch, 2);
-            send(aliceToken, lunch, "three");
+            server.send(aliceToken, lunch, "three");
             bobs.nextMessage(lunch, 3);
             assertThat(bobs.messages(lunch)).containsExactly("1 one", "2 two", "3 three");
 
-            String later = create(aliceToken, List.of(), "before bob");
+            String later = server.openChat(aliceToken, List.of(), "before bob");
             assertThat(server.api().postJson("/api/chats/" + later + "/members", aliceToken, Map.of("user", bob)).status())
                     .isEqualTo(204);
-            send(aliceToken, later, "after bob joined");
+            server.send(aliceToken, later, "after bob joined");
             bobs.nextMessage(later, 2);
 
             assertThat(server.api().delete("/api/chats/" + lunch + "/members/" + bob, bobToken).status()).isEqualTo(204);
-            send(aliceToken, lunch, "bob is gone");
-            send(aliceToken, later, "still here");
+            server.send(aliceToken, lunch, "bob is gone");
+            server.send(aliceToken, later, "still here");
             bobs.nextMessage(later, 3);
             assertThat(bobs.messages(lunch)).as("nothing of the chat bob left").containsExactly("1 one", "2 two", "3 three");
             assertThat(bobs.messages(later)).containsExactly("2 after bob joined", "3 still here");
@@ -76,25 +76,25 @@ class LiveOnEventStreamTest {
         String bob = ApiClient.randomUser("bob");
         String aliceToken = server.api().signIn(alice);
         String bobToken = server.api().signIn(bob);
-        String lunch = create(aliceToken, List.of(bob), "1");
-        String team = create(aliceToken, List.of(bob), "1");
+        String lunch = server.openChat(aliceToken, List.of(bob), "1");
+        String team = server.openChat(aliceToken, List.of(bob), "1");
 
         String resumeAfter;
         try (LiveClient first = LiveClient.events(server.port(), bobToken)) {
             first.awaitMessage(lunch, 1);
             first.awaitMessage(team, 1);
-            send(aliceToken, lunch, "2");
+            server.send(aliceToken, lunch, "2");
             first.awaitMessage(lunch, 2);
             resumeAfter = first.lastEventId();
         }
         // Bob acknowledged nothing, so a fresh stream would send all of this again.
-        send(aliceToken, team, "2");
-        send(aliceToken, lunch, "3");
+        server.send(aliceToken, team, "2");
+        server.send(aliceToken, lunch, "3");
 
         try (LiveClient again = LiveClient.events(server.port(), bobToken, resumeAfter)) {
             again.awaitMessage(lunch, 3);
             again.awaitMessage(team, 2);
-            send(aliceToken, lunch, "4");
+            server.send(aliceToken, lunch, "4");
             again.awaitMessage(lunch, 4);
             assertThat(again.messages(lunch)).containsExactly("3 3", "4 4");
             assertThat(again.messages(team)).containsExactly("2 2");
@@ -109,7 +109,7 @@ class LiveOnEventStreamTest {
         String bobToken = server.api().signIn(bob);
         List<String> chats = new ArrayList<>();
         for (int i = 0; i < LiveFeed.Received.MAX_CHATS + 4; i++) {
-            chats.add(create(aliceToken, List.of(bob), "1"));
+            chats.add(server.openChat(aliceToken, List.of(bob), "1"));
         }
 
         String resumeAfter;
@@ -121,7 +121,7 @@ class LiveOnEventStreamTest {
         }
         assertThat(resumeAfter.split(",")).hasSize(LiveFeed.Received.MAX_CHATS);
         for (String chat : chats) {
-            send(aliceToken, chat, "2");
+            server.send(aliceToken, chat, "2");
         }
 
         try (LiveClient again = LiveClient.events(server.port(), bobToken, resumeAfter)) {
@@ -143,7 +143,7 @@ class LiveOnEventStreamTest {
         String bob = ApiClient.randomUser("bob");
         String carol = ApiClient.randomUser("carol");
         String aliceToken = server.api().signIn(alice);
-        String chat = create(aliceToken, List.of(bob, carol), "opening");
+        String chat = server.openChat(aliceToken, List.of(bob, carol), "opening");
         String body = "x".repeat(4_000);
 
         try (LiveClient carols = LiveClient.events(server.port(), server.api().signIn(carol));
@@ -153,7 +153,7 @@ class LiveOnEventStreamTest {
             int sent = 1;
             while (ServerMetrics.cutOffAsSlow(server.api()) < 1.0) {
                 assertThat(sent).as("messages sent without bob being cut off").isLessThan(8_000);
-                send(aliceToken, chat, body);
+                server.send(aliceToken, chat, body);
                 sent++;
             }
             int total = sent;
@@ -167,17 +167,6 @@ class LiveOnEventStreamTest {
                     .until(() -> ServerMetrics.read(server.api(), "pigeonhole_live_event_streams") == 1.0);
             assertThat(ServerMetrics.cutOffAsSlow(server.api())).as("only bob was cut off").isEqualTo(1.0);
         }
-    }
-
-    private String create(String token, List<String> members, String message) {
-        ApiClient.Response created = server.api().postJson("/api/chats", token, Map.of("members", members, "message", message));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().get("chatId").stringValue();
-    }
-
-    private void send(String token, String chat, String message) {
-        ApiClient.Response sent = server.api().postJson("/api/chats/" + chat + "/messages", token, Map.of("message", message));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
     /** An event stream on a bare socket that reads the answer's first bytes and then nothing more. */

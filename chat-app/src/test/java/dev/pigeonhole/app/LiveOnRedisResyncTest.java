@@ -127,8 +127,7 @@ class LiveOnRedisResyncTest {
     }
 
     private void send(String text) {
-        ApiClient.Response sent = sending.api().postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", text));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
+        sending.send(aliceToken, chat, text);
     }
 
     private void sendRetrying(String text) {

@@ -76,7 +76,7 @@ class LiveOnSlowClientTest {
 
             // The chat goes on for the others after bob and erin are gone.
             for (int i = 0; i < 10; i++) {
-                send(aliceToken, chat);
+                server.send(aliceToken, chat, BODY);
                 sent++;
             }
             int total = sent;
@@ -104,7 +104,7 @@ class LiveOnSlowClientTest {
                 int share = count / SENDERS + (thread < count % SENDERS ? 1 : 0);
                 sends.add(senders.submit(() -> {
                     for (int i = 0; i < share; i++) {
-                        send(token, chat);
+                        server.send(token, chat, BODY);
                     }
                 }));
             }
@@ -116,11 +116,6 @@ class LiveOnSlowClientTest {
                 }
             }
         }
-    }
-
-    private void send(String token, String chat) {
-        ApiClient.Response sent = server.api().postJson("/api/chats/" + chat + "/messages", token, Map.of("message", BODY));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
     private static List<Long> ids(LiveClient client, String chat) {

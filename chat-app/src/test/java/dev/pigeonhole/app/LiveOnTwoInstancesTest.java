@@ -71,11 +71,11 @@ class LiveOnTwoInstancesTest {
             awaitMessage(bobOnOne, 1);
             awaitMessage(carolOnOther, 1);
 
-            send(otherApi, aliceToken, chat, "through the other");
+            other.send(aliceToken, chat, "through the other");
             awaitMessage(bobOnOne, 2);
             awaitMessage(carolOnOther, 2);
 
-            send(oneApi, aliceToken, chat, "through the one");
+            one.send(aliceToken, chat, "through the one");
             awaitMessage(bobOnOne, 3);
             awaitMessage(carolOnOther, 3);
 
@@ -83,11 +83,6 @@ class LiveOnTwoInstancesTest {
             assertThat(bobOnOne.messages(chat)).as("bob's socket on the one instance").isEqualTo(everything);
             assertThat(carolOnOther.messages(chat)).as("carol's socket on the other instance").isEqualTo(everything);
         }
-    }
-
-    private static void send(ApiClient api, String token, String chat, String text) {
-        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", token, Map.of("message", text));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
     private static void awaitMessage(LiveClient client, long id) throws InterruptedException {

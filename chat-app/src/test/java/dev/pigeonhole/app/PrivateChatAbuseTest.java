@@ -92,7 +92,7 @@ class PrivateChatAbuseTest {
         assertThat(listed.get("unread").longValue()).isZero();
         assertThat(listed.get("open").booleanValue()).isFalse();
 
-        send(chat, "welcome, carol");
+        server.send(aliceToken, chat, "welcome, carol");
         assertThat(ok(server.api().get("/api/chats/" + chat + "/messages?after=0", carolToken)).get("messages").values())
                 .extracting(message -> message.get("message").stringValue()).containsExactly("welcome, carol");
     }
@@ -122,14 +122,9 @@ class PrivateChatAbuseTest {
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String chat = created.json().get("chatId").stringValue();
         for (int n = 2; n <= EARLIER_MESSAGES; n++) {
-            send(chat, "message " + n);
+            server.send(aliceToken, chat, "message " + n);
         }
         return chat;
-    }
-
-    private void send(String chat, String text) {
-        ApiClient.Response sent = server.api().postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", text));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
     private static JsonNode ok(ApiClient.Response response) {

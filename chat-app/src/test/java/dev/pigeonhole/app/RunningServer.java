@@ -6,15 +6,20 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import tools.jackson.databind.JsonNode;
 
 import java.security.SecureRandom;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Deque;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A whole Pigeonhole server for a test, the real composition root behind the real HTTP adapter on
@@ -129,6 +134,23 @@ public final class RunningServer implements BeforeAllCallback, BeforeEachCallbac
     /** The backend in words, as the server says it. */
     public String store() {
         return running().store();
+    }
+
+    /**
+     * Opens a chat through this instance as the holder of {@code token}, {@code first} its first
+     * message, and returns its id; any answer but a 201 fails the test.
+     */
+    public String openChat(String token, List<String> members, String first) {
+        ApiClient.Response created = api().postJson("/api/chats", token, Map.of("members", members, "message", first));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        return created.json().get("chatId").stringValue();
+    }
+
+    /** Sends {@code text} to {@code chat} through this instance and returns the message stored; anything but a 201 fails. */
+    public JsonNode send(String token, String chat, String text) {
+        ApiClient.Response sent = api().postJson("/api/chats/" + chat + "/messages", token, Map.of("message", text));
+        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
+        return sent.json();
     }
 
     /** The secret this deployment's tokens are signed with. */

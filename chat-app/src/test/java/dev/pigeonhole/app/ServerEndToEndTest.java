@@ -106,9 +106,9 @@ class ServerEndToEndTest {
         String bob = ApiClient.randomUser("bob");
         String aliceToken = server.api().signIn(alice);
         String bobToken = server.api().signIn(bob);
-        String chat = createChat(aliceToken, List.of(bob), "one");
-        send(aliceToken, chat, "two");
-        send(aliceToken, chat, "three");
+        String chat = server.openChat(aliceToken, List.of(bob), "one");
+        server.send(aliceToken, chat, "two");
+        server.send(aliceToken, chat, "three");
 
         JsonNode first = ok(server.api().get("/api/chats/" + chat + "/messages?after=0&limit=2", bobToken));
         assertThat(ids(first.get("messages"))).containsExactly(1L, 2L);
@@ -130,8 +130,8 @@ class ServerEndToEndTest {
         String bob = ApiClient.randomUser("bob");
         String aliceToken = server.api().signIn(alice);
         String bobToken = server.api().signIn(bob);
-        String chat = createChat(aliceToken, List.of(bob), "one");
-        send(aliceToken, chat, "two");
+        String chat = server.openChat(aliceToken, List.of(bob), "one");
+        server.send(aliceToken, chat, "two");
 
         assertThat(server.api().postJson("/api/chats/" + chat + "/read", bobToken, Map.of("upTo", 1)).status()).isEqualTo(204);
         JsonNode afterFirst = onlyPendingChat(bobToken);
@@ -154,9 +154,9 @@ class ServerEndToEndTest {
         String carol = ApiClient.randomUser("carol");
         String aliceToken = server.api().signIn(alice);
         String carolToken = server.api().signIn(carol);
-        String chat = createChat(aliceToken, List.of(bob), "one");
-        send(aliceToken, chat, "two");
-        send(aliceToken, chat, "three");
+        String chat = server.openChat(aliceToken, List.of(bob), "one");
+        server.send(aliceToken, chat, "two");
+        server.send(aliceToken, chat, "three");
 
         ApiClient.Response invited = server.api().postJson("/api/chats/" + chat + "/members", aliceToken, Map.of("user", carol));
         assertThat(invited.status()).as(invited.toString()).isEqualTo(204);
@@ -170,7 +170,7 @@ class ServerEndToEndTest {
             assertThat(summary.get("lastId").longValue()).isEqualTo(3);
         });
 
-        send(aliceToken, chat, "welcome");
+        server.send(aliceToken, chat, "welcome");
         JsonNode afterWelcome = onlyPendingChat(carolToken);
         assertThat(afterWelcome.get("messages").values()).containsExactly(message(4, alice, "welcome"));
         assertThat(afterWelcome.get("unread").longValue()).isEqualTo(1);
@@ -182,7 +182,7 @@ class ServerEndToEndTest {
         String bob = ApiClient.randomUser("bob");
         String aliceToken = server.api().signIn(alice);
         String bobToken = server.api().signIn(bob);
-        String chat = createChat(aliceToken, List.of(bob), "one");
+        String chat = server.openChat(aliceToken, List.of(bob), "one");
 
         assertThat(server.api().delete("/api/chats/" + chat + "/members/" + alice, bobToken).status()).isEqualTo(403);
 
@@ -259,7 +259,7 @@ class ServerEndToEndTest {
         String bob = ApiClient.randomUser("bob");
         String aliceToken = server.api().signIn(alice);
         String bobToken = server.api().signIn(bob);
-        createChat(aliceToken, List.of(bob), "hi");
+        server.openChat(aliceToken, List.of(bob), "hi");
 
         ok(server.api().get("/api/chats", aliceToken));
         assertThat(online(bobToken, "")).containsExactlyElementsOf(sorted(alice, bob));
@@ -302,7 +302,7 @@ class ServerEndToEndTest {
         assertThat(created.json().get("chatId").stringValue()).isEqualTo(chat);
         for (int n = 2; n <= 6; n++) {
             String sender = n == 3 ? jasonToken : jeffToken;
-            assertThat(send(sender, chat, "message number " + n).get("id").longValue()).isEqualTo(n);
+            assertThat(server.send(sender, chat, "message number " + n).get("id").longValue()).isEqualTo(n);
         }
         assertThat(server.api().postJson("/api/chats/" + chat + "/read", jasonToken, Map.of("upTo", 5)).status()).isEqualTo(204);
 
@@ -350,25 +350,13 @@ class ServerEndToEndTest {
     void metrics_count_every_message_sent_first_messages_included() {
         assertThat(messagesSent()).isZero();
         String aliceToken = server.api().signIn(ApiClient.randomUser("alice"));
-        String chat = createChat(aliceToken, List.of(ApiClient.randomUser("bob")), "one");
-        send(aliceToken, chat, "two");
+        String chat = server.openChat(aliceToken, List.of(ApiClient.randomUser("bob")), "one");
+        server.send(aliceToken, chat, "two");
 
         assertThat(messagesSent()).isEqualTo(2.0);
     }
 
     // --- helpers --------------------------------------------------------------------------------
-
-    private String createChat(String token, List<String> members, String first) {
-        ApiClient.Response created = server.api().postJson("/api/chats", token, Map.of("members", members, "message", first));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().get("chatId").stringValue();
-    }
-
-    private JsonNode send(String token, String chat, String text) {
-        ApiClient.Response sent = server.api().postJson("/api/chats/" + chat + "/messages", token, Map.of("message", text));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
-        return sent.json();
-    }
 
     /** The caller's pending answer, which in these tests always holds exactly one chat. */
     private JsonNode onlyPendingChat(String token) {
