@@ -109,8 +109,9 @@ public final class RunningServer implements BeforeAllCallback, BeforeEachCallbac
 
     /** Stops this instance as if its process went away; {@link #restart()} brings it back. */
     public void stop() {
-        running().close();
+        Server stopping = running();
         server = null;
+        stopping.close();
     }
 
     /** Starts this instance again on the same port and store, after {@link #stop()}. */
@@ -146,7 +147,10 @@ public final class RunningServer implements BeforeAllCallback, BeforeEachCallbac
         return created.json().get("chatId").stringValue();
     }
 
-    /** Sends {@code text} to {@code chat} through this instance and returns the message stored; anything but a 201 fails. */
+    /**
+     * Sends {@code text} to {@code chat} through this instance as the holder of {@code token}, and
+     * returns the message stored; any answer but a 201 fails the test.
+     */
     public JsonNode send(String token, String chat, String text) {
         ApiClient.Response sent = api().postJson("/api/chats/" + chat + "/messages", token, Map.of("message", text));
         assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
@@ -261,7 +265,10 @@ public final class RunningServer implements BeforeAllCallback, BeforeEachCallbac
             afterwards.push(resource);
         }
 
-        /** Once the last instance has ended, closes what outlives them, last registered first, and forgets this test's store. */
+        /**
+         * Once the last instance has ended, closes what outlived them, the last registered first,
+         * and forgets this test's store and secret.
+         */
         synchronized void instanceEnded() {
             if (++ended < instances) {
                 return;

@@ -23,7 +23,7 @@ final class TestConfigs {
         return config.withLimits(config.limits().withRates(RateLimits.NONE));
     }
 
-    /** Redis as {@code target} is reached through {@code client}, the tagged layout, keys and channels under {@code prefix}. */
+    /** Redis at {@code target} through {@code client}, the tagged layout, keys and channels under {@code prefix}. */
     static AppConfig onRedis(RedisTarget target, String prefix, RedisClientKind client) {
         // Generous timeouts: these tests are about behaviour, and a busy 2-core machine is slow to connect.
         return AppConfig.defaults().withRedis(RedisConfig.defaults()
