@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * machine cannot stop each other's servers. A hook stops it, and deletes its directory, when the
  * JVM exits without having closed it.
  *
- * <p>A server that refuses to run as root ({@link Recipe#userWhenRoot()}) runs, when the JVM is
+ * <p>A server that refuses to run as root ({@link ServerRecipe#userWhenRoot()}) runs, when the JVM is
  * root (as CI is), as that unprivileged user through {@code setpriv}, which becomes the user and
  * then <em>is</em> the program (it execs, it does not fork), so the handle held is still the
  * server's own. Its directory is handed to that user first.
@@ -34,7 +34,7 @@ public final class ServerProcess implements AutoCloseable {
     private static final int LOG_LINES = 20;
     private static final boolean ROOT = runningAsRoot();
 
-    private final Recipe recipe;
+    private final ServerRecipe recipe;
     private final Path dir;
     private final Optional<String> user;
     private final Thread stopAtExit;
@@ -42,63 +42,11 @@ public final class ServerProcess implements AutoCloseable {
     private Process process;
     private boolean closed;
 
-    private ServerProcess(Recipe recipe, Path dir, Optional<String> user) {
+    private ServerProcess(ServerRecipe recipe, Path dir, Optional<String> user) {
         this.recipe = recipe;
         this.dir = dir;
         this.user = user;
         this.stopAtExit = new Thread(this::stopAndClean, recipe.name() + "-stopper");
-    }
-
-    /** How to run one kind of server. */
-    public interface Recipe {
-
-        /** The program's name, for messages, the directory and the log: {@code redis-server}. */
-        String name();
-
-        /** The command that runs the server on {@code port} of 127.0.0.1, keeping its files in {@code dir}. */
-        List<String> command(int port, Path dir);
-
-        /** Whether the server this process started answers on {@code port} yet, or another one does. */
-        Readiness probe(int port, long pid, Path dir);
-
-        /** A command run to its end once, in the new directory, before the server first starts; none by default. */
-        default List<String> preparation(Path dir) {
-            return List.of();
-        }
-
-        /** The offsets from the server's port of more ports it binds, which must be free too. */
-        default List<Integer> alsoFree() {
-            return List.of();
-        }
-
-        /** The signal that stops it without waiting for its clients to leave. */
-        default Signal stopSignal() {
-            return Signal.TERM;
-        }
-
-        /** The user it runs as when the JVM is root, for a server that refuses to run as root. */
-        default Optional<String> userWhenRoot() {
-            return Optional.empty();
-        }
-
-        default Duration startTimeout() {
-            return Duration.ofSeconds(20);
-        }
-    }
-
-    /** What a probe of a starting server found. */
-    public enum Readiness {
-        /** Nothing answers yet, or the server is still starting. */
-        NOT_YET,
-        /** This process's server answers. */
-        READY,
-        /** Another process's server answers on the port: it was taken between the probe and the bind. */
-        SOMEONE_ELSE
-    }
-
-    /** How a server is asked to stop. */
-    public enum Signal {
-        TERM, INT
     }
 
     /**
@@ -106,7 +54,7 @@ public final class ServerProcess implements AutoCloseable {
      * free loopback port, trying other ports when another process takes the probed one first.
      * Returns once the server answers and is known to be this one.
      */
-    public static ServerProcess start(Recipe recipe) {
+    public static ServerProcess start(ServerRecipe recipe) {
         Optional<String> user = ROOT ? recipe.userWhenRoot() : Optional.empty();
         ServerProcess server = new ServerProcess(recipe, createDir(recipe.name(), user), user);
         try {
@@ -277,7 +225,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     private void halt(Process running) {
-        if (recipe.stopSignal() == Signal.TERM) {
+        if (recipe.stopSignal() == ServerRecipe.Signal.TERM) {
             running.destroy();
         } else {
             signal(running, recipe.stopSignal());
@@ -289,7 +237,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /** Java sends SIGTERM and SIGKILL only; any other signal goes to the handle's own process id through kill(1). */
-    private static void signal(Process running, Signal signal) {
+    private static void signal(Process running, ServerRecipe.Signal signal) {
         try {
             new ProcessBuilder("kill", "-" + signal.name(), Long.toString(running.pid())).start()
                     .waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

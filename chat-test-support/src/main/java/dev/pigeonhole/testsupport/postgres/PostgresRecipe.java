@@ -1,7 +1,7 @@
 package dev.pigeonhole.testsupport.postgres;
 
 import dev.pigeonhole.testsupport.Programs;
-import dev.pigeonhole.testsupport.ServerProcess;
+import dev.pigeonhole.testsupport.ServerRecipe;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +16,7 @@ import java.util.Optional;
  * directory, trusting local sign-ins, and {@code postgres} serves it on 127.0.0.1, tuned for tests
  * (no fsync, nothing waits for the disk).
  */
-record PostgresRecipe(Programs programs) implements ServerProcess.Recipe {
+record PostgresRecipe(Programs programs) implements ServerRecipe {
 
     static final String INITDB = "initdb";
     static final String POSTGRES = "postgres";
@@ -61,23 +61,23 @@ record PostgresRecipe(Programs programs) implements ServerProcess.Recipe {
      * that found the port taken exits instead, which the caller sees.
      */
     @Override
-    public ServerProcess.Readiness probe(int port, long pid, Path dir) {
+    public ServerRecipe.Readiness probe(int port, long pid, Path dir) {
         try {
             List<String> lines = Files.readAllLines(data(dir).resolve("postmaster.pid"), StandardCharsets.UTF_8);
             boolean ours = !lines.isEmpty() && lines.getFirst().strip().equals(Long.toString(pid));
             boolean ready = lines.size() >= 8 && lines.get(3).strip().equals(Integer.toString(port))
                     && lines.get(7).strip().equals("ready");
-            return ours && ready ? ServerProcess.Readiness.READY : ServerProcess.Readiness.NOT_YET;
+            return ours && ready ? ServerRecipe.Readiness.READY : ServerRecipe.Readiness.NOT_YET;
         } catch (IOException e) {
             // Not written yet.
-            return ServerProcess.Readiness.NOT_YET;
+            return ServerRecipe.Readiness.NOT_YET;
         }
     }
 
     /** SIGTERM would be a "smart" shutdown, which waits for every session to end: at exit some pools are open still. */
     @Override
-    public ServerProcess.Signal stopSignal() {
-        return ServerProcess.Signal.INT;
+    public ServerRecipe.Signal stopSignal() {
+        return ServerRecipe.Signal.INT;
     }
 
     @Override

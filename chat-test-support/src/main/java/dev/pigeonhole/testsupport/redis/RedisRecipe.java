@@ -1,6 +1,6 @@
 package dev.pigeonhole.testsupport.redis;
 
-import dev.pigeonhole.testsupport.ServerProcess;
+import dev.pigeonhole.testsupport.ServerRecipe;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ import java.util.List;
  *                Redis acknowledged
  * @param options more {@code redis-server} options, such as {@code --replicaof 127.0.0.1 12345}
  */
-record RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> options) implements ServerProcess.Recipe {
+record RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> options) implements ServerRecipe {
 
     static final String BINARY = "redis-server";
     /** A cluster node talks to the others on its port + 10000, which must be free as well. */
@@ -55,7 +55,7 @@ record RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> o
 
     /** The server's own process id, from {@code INFO server}, tells this server from another on the port. */
     @Override
-    public ServerProcess.Readiness probe(int port, long pid, Path dir) {
+    public ServerRecipe.Readiness probe(int port, long pid, Path dir) {
         try (RespConnection redis = RespConnection.open(URI.create("redis://127.0.0.1:" + port), PROBE_TIMEOUT,
                 RedisTarget.ADMIN_CLIENT_NAME)) {
             String info = (String) redis.call("INFO", "server");
@@ -64,10 +64,10 @@ record RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> o
                     .mapToLong(line -> Long.parseLong(line.substring("process_id:".length()).strip()))
                     .findFirst()
                     .orElse(-1);
-            return answering == pid ? ServerProcess.Readiness.READY : ServerProcess.Readiness.SOMEONE_ELSE;
+            return answering == pid ? ServerRecipe.Readiness.READY : ServerRecipe.Readiness.SOMEONE_ELSE;
         } catch (RuntimeException e) {
             // Not listening yet, or still loading its data: ask again.
-            return ServerProcess.Readiness.NOT_YET;
+            return ServerRecipe.Readiness.NOT_YET;
         }
     }
 
