@@ -41,6 +41,8 @@ record RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> o
                 "--appendonly", durable ? "yes" : "no",
                 "--appendfsync", "always",
                 "--dir", dir.toString(),
+                // A master waits 5 s by default for more replicas to share a sync with; a test's replica is alone.
+                "--repl-diskless-sync-delay", "0",
                 "--daemonize", "no",
                 "--loglevel", "warning"));
         if (cluster) {
