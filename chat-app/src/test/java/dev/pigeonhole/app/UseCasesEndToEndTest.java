@@ -23,6 +23,7 @@ import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
 import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
 import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

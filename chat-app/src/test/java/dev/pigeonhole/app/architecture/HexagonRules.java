@@ -246,6 +246,14 @@ public final class HexagonRules {
                     + "races and round trips the chat aggregate and its scripts fix");
 
     @ArchTest
+    public static final ArchRule production_code_never_depends_on_test_support = noClasses()
+            .that().resideOutsideOfPackage("..testsupport..")
+            .should().dependOnClassesThat().resideInAPackage("..testsupport..")
+            .because("the servers, processes and clock the tests share are for tests alone: production code "
+                    + "reaching them would start a store of its own or run on a clock no one moves, and only "
+                    + "the test scope of a Maven dependency keeps them out of the running system");
+
+    @ArchTest
     public static final ArchRule no_package_cycles = slices()
             .matching("dev.pigeonhole.(**)")
             .should().beFreeOfCycles()

@@ -157,6 +157,11 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void production_code_never_depends_on_test_support_catches_wiring_on_a_test_clock() {
+        assertViolation(HexagonRules.production_code_never_depends_on_test_support, "testscope", "ClockedWiring");
+    }
+
+    @Test
     void no_package_cycles_catches_two_packages_that_need_each_other() {
         assertViolation(HexagonRules.no_package_cycles, "cycle", "Left");
     }

@@ -3,6 +3,7 @@ package dev.pigeonhole.adapter.inmemory;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.limits.RateLimit;
 import dev.pigeonhole.domain.model.limits.RateLimits.Write;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -14,7 +15,7 @@ class InMemoryQuotasInternalsTest {
 
     @Test
     void buckets_full_again_are_swept_so_only_those_who_wrote_lately_are_kept() {
-        MutableClock clock = new MutableClock();
+        TestClock clock = new TestClock();
         InMemoryQuotas quotas = new InMemoryQuotas(clock);
         RateLimit tenAMinute = new RateLimit(10, Duration.ofMinutes(1));
         for (int user = 0; user < 100; user++) {

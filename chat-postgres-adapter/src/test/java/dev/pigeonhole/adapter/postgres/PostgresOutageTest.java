@@ -1,6 +1,5 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.MillisecondClock;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
@@ -11,6 +10,8 @@ import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
+import dev.pigeonhole.testsupport.postgres.LocalPostgres;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,6 +32,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.pigeonhole.adapter.postgres.PostgresTestSettings.newSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -54,8 +56,8 @@ class PostgresOutageTest {
     @Test
     @Timeout(120)
     void a_database_stopped_mid_send_loses_nothing_answered_and_leaves_no_gap() throws Exception {
-        try (PostgresServers.OwnPostgres own = PostgresServers.ownServer();
-             PostgresStore store = new PostgresStore(own.server().newSettings()
+        try (LocalPostgres own = PostgresServers.own();
+             PostgresStore store = new PostgresStore(newSettings(own.server())
                      .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2)))) {
             PostgresChats chats = new PostgresChats(store, Limits.DEFAULTS);
             UserId alice = UserId.of("alice");
@@ -144,15 +146,15 @@ class PostgresOutageTest {
     @Test
     @Timeout(120)
     void a_database_turned_read_only_refuses_every_write_as_unavailable_and_changes_nothing() throws Exception {
-        try (PostgresServers.OwnPostgres own = PostgresServers.ownServer();
-             PostgresStore store = new PostgresStore(own.server().newSettings())) {
+        try (LocalPostgres own = PostgresServers.own();
+             PostgresStore store = new PostgresStore(newSettings(own.server()))) {
             PostgresChats chats = new PostgresChats(store, Limits.DEFAULTS);
             UserId alice = UserId.of("alice");
             ChatId chat = ChatId.of("standby");
             chats.open(chat, alice, Set.of(), "before", CLOCK.instant());
 
             // What a standby, or a database an operator froze, answers: every new transaction is read-only.
-            try (Connection admin = own.server().connect("public");
+            try (Connection admin = PlainJdbc.connect(own.server(), "public");
                  Statement statement = admin.createStatement()) {
                 statement.execute("alter system set default_transaction_read_only = on");
                 statement.execute("select pg_reload_conf()");

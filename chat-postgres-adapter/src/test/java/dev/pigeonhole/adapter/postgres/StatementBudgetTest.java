@@ -1,12 +1,12 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServer;
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.IdempotencyKey;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.testsupport.postgres.PostgresServer;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
+import static dev.pigeonhole.adapter.postgres.PostgresTestSettings.newSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -47,7 +48,7 @@ class StatementBudgetTest {
     @BeforeEach
     void open() {
         PostgresServer server = PostgresServers.local();
-        store = new PostgresStore(server.newSettings());
+        store = new PostgresStore(newSettings(server));
         PGSimpleDataSource plain = new PGSimpleDataSource();
         plain.setUrl(server.url());
         plain.setUser(store.settings().user());

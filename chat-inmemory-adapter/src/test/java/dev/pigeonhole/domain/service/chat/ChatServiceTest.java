@@ -35,12 +35,13 @@ import dev.pigeonhole.domain.port.in.chat.ReadMessages;
 import dev.pigeonhole.domain.port.in.chat.SendMessage;
 import dev.pigeonhole.domain.port.out.Chats;
 import dev.pigeonhole.domain.service.Heard;
-import dev.pigeonhole.domain.service.TestClock;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -94,9 +95,10 @@ class ChatServiceTest {
     @Test
     void a_message_is_stamped_with_the_clock_read_to_the_millisecond() {
         openLunch();
-        clock.advance(Duration.ofNanos(1_234_567));
+        InstantSource finer = InstantSource.fixed(TestClock.START.plusNanos(1_234_567));
+        ChatService stamping = new ChatService(chats, channels, new InMemoryQuotas(clock), LIMITS, finer);
 
-        Message sent = service.send(new SendMessage.Command(LUNCH, BOB, "hi"));
+        Message sent = stamping.send(new SendMessage.Command(LUNCH, BOB, "hi"));
 
         assertThat(sent.sentAt()).isEqualTo(TestClock.START.plusMillis(1));
         assertThat(service.read(new ReadMessages.Query(BOB, LUNCH, 1, 10)).messages()).containsExactly(sent);

@@ -16,8 +16,8 @@ import dev.pigeonhole.domain.port.in.chat.JoinChat;
 import dev.pigeonhole.domain.port.in.chat.LeaveChat;
 import dev.pigeonhole.domain.port.in.chat.SendMessage;
 import dev.pigeonhole.domain.port.in.live.LiveFeed;
-import dev.pigeonhole.domain.service.TestClock;
 import dev.pigeonhole.domain.service.chat.ChatService;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

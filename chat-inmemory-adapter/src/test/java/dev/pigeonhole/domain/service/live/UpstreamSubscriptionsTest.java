@@ -9,8 +9,8 @@ import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.port.in.chat.CreateChat;
 import dev.pigeonhole.domain.port.in.live.LiveFeed;
-import dev.pigeonhole.domain.service.TestClock;
 import dev.pigeonhole.domain.service.chat.ChatService;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

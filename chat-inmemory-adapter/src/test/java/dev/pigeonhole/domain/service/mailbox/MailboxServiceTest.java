@@ -18,13 +18,14 @@ import dev.pigeonhole.domain.port.in.live.LiveFeed;
 import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
 import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
-import dev.pigeonhole.domain.service.TestClock;
 import dev.pigeonhole.domain.service.live.LiveService;
 import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.UUID;
 
@@ -70,12 +71,14 @@ class MailboxServiceTest {
 
     @Test
     void a_delivery_is_stamped_with_the_clock_read_to_the_millisecond() {
-        clock.advance(Duration.ofNanos(1_234_567));
+        InstantSource finer = InstantSource.fixed(TestClock.START.plusNanos(1_234_567));
+        MailboxService stamping = new MailboxService(new InMemoryMailboxes(LIMITS, channels), new InMemoryQuotas(clock),
+                LIMITS, finer);
 
-        Delivered delivered = service.deliver(new DeliverDirectMessage.Command(alice, bob, "psst"));
+        Delivered delivered = stamping.deliver(new DeliverDirectMessage.Command(alice, bob, "psst"));
 
         assertThat(delivered.message().sentAt()).isEqualTo(TestClock.START.plusMillis(1));
-        assertThat(read(bob)).containsExactly(delivered.message());
+        assertThat(stamping.read(new ReadDirectMessages.Command(bob, 10))).containsExactly(delivered.message());
     }
 
     @Test

@@ -12,7 +12,7 @@ import dev.pigeonhole.domain.model.live.LiveEvent.PresenceChanged;
 import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
 import dev.pigeonhole.domain.port.out.Lease;
 import dev.pigeonhole.domain.service.Heard;
-import dev.pigeonhole.domain.service.TestClock;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
