@@ -88,7 +88,9 @@ class LiveLoopTest {
         assertThat(transport.ending().get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(LiveLoop.Ending.SLOW);
         assertThat(transport.handed()).as("the first, alone; the second would have gone past the bound")
                 .containsExactly(KEEP_ALIVE);
-        assertThat(registry.get("pigeonhole.live.cut.off.slow").counter().count()).isEqualTo(1.0);
+        // Counted right after the transport is told, on the loop's thread: wait for it, not for a moment.
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(registry.get("pigeonhole.live.cut.off.slow").counter().count()).isEqualTo(1.0));
     }
 
     @Test
