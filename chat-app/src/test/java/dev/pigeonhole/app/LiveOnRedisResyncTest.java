@@ -60,10 +60,7 @@ class LiveOnRedisResyncTest {
         String bob = ApiClient.randomUser("bob");
         aliceToken = sending.api().signIn(ApiClient.randomUser("alice"));
         bobToken = listening.api().signIn(bob);
-        ApiClient.Response created = sending.api().postJson("/api/chats", aliceToken,
-                Map.of("members", List.of(bob), "message", "hello"));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        chat = created.json().get("chatId").stringValue();
+        chat = sending.openChat(aliceToken, List.of(bob), "hello");
     }
 
     @Test

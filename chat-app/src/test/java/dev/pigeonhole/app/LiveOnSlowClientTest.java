@@ -6,7 +6,6 @@ import dev.pigeonhole.adapter.http.ServerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -43,10 +42,7 @@ class LiveOnSlowClientTest {
         String carol = ApiClient.randomUser("carol");
         String dave = ApiClient.randomUser("dave");
         String aliceToken = server.api().signIn(alice);
-        ApiClient.Response created = server.api().postJson("/api/chats", aliceToken,
-                Map.of("members", List.of(bob, erin, carol, dave), "message", "opening"));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        String chat = created.json().get("chatId").stringValue();
+        String chat = server.openChat(aliceToken, List.of(bob, erin, carol, dave), "opening");
 
         try (LiveClient carols = LiveClient.socket(server.port(), server.api().signIn(carol));
              LiveClient daves = LiveClient.socket(server.port(), server.api().signIn(dave));

@@ -45,8 +45,7 @@ class ResourceBoundsAbuseTest {
         server.start(store.config());
         String alice = ApiClient.randomUser("alice");
         String token = server.api().signIn(alice);
-        String chat = server.api().postJson("/api/chats", token, Map.of("members", List.of(), "message", "go"))
-                .json().get("chatId").stringValue();
+        String chat = server.openChat(token, List.of(), "go");
 
         int stored = 0;
         int refused = 0;
@@ -114,8 +113,7 @@ class ResourceBoundsAbuseTest {
         server.start(config.withLimits(config.limits().withMaxRetained(100)));
         String alice = ApiClient.randomUser("alice");
         String token = server.api().signIn(alice);
-        String chat = server.api().postJson("/api/chats", token, Map.of("members", List.of(), "message", "go"))
-                .json().get("chatId").stringValue();
+        String chat = server.openChat(token, List.of(), "go");
         String kilobyte = "k".repeat(1_024);
 
         for (int send = 0; send < 400; send++) {

@@ -50,12 +50,8 @@ class TwoInstancesTest {
         String aliceToken = jedisSide.api().signIn(alice);
         String bobToken = lettuceSide.api().signIn(bob);
 
-        ApiClient.Response created = jedisSide.api().postJson("/api/chats", aliceToken,
-                Map.of("members", List.of(bob), "message", "hi"));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        String chat = created.json().get("chatId").stringValue();
-        assertThat(jedisSide.api().postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", "from jedis"))
-                .status()).isEqualTo(201);
+        String chat = jedisSide.openChat(aliceToken, List.of(bob), "hi");
+        jedisSide.send(aliceToken, chat, "from jedis");
 
         JsonNode bobsPending = pendingChat(lettuceSide.api(), bobToken, chat);
         assertThat(texts(bobsPending)).containsExactly("hi", "from jedis");

@@ -13,8 +13,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AfterProperty;
-import net.jqwik.api.lifecycle.BeforeProperty;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,28 +43,15 @@ import java.util.concurrent.TimeUnit;
  * try names its users with a prefix of its own, so tries share nothing but the store, which is
  * opened once per run.
  */
-public abstract class MailboxesDifferentialContract {
+public abstract class MailboxesDifferentialContract extends DifferentialContract {
 
     static final int USERS = 3;
     static final Limits LIMITS = Limits.DEFAULTS.withMailboxCapacity(3);
     private static final Instant START = Instant.parse("2026-11-21T10:00:00Z");
     private static final long RACE_SECONDS = 20;
 
-    private StoreFixture store;
-
-    /** A fresh store, isolated from every other store alive, with the given limits. */
-    protected abstract StoreFixture newStore(Limits limits);
-
-    @BeforeProperty
-    public void openStore() {
-        store = newStore(LIMITS);
-    }
-
-    @AfterProperty
-    public void closeStore() {
-        if (store != null) {
-            store.close();
-        }
+    protected MailboxesDifferentialContract() {
+        super(LIMITS);
     }
 
     @Property(tries = 200)
@@ -75,7 +60,7 @@ public abstract class MailboxesDifferentialContract {
         Names names = Names.fresh();
         MailboxReference reference = new MailboxReference(LIMITS);
         List<Channel> owners = names.users().stream().map(Channel::ofUser).toList();
-        try (Announcements heard = Announcements.listen(store, owners)) {
+        try (Announcements heard = Announcements.listen(store(), owners)) {
             Instant at = START;
             for (int index = 0; index < steps.size(); index++) {
                 at = at.plusMillis(1);
@@ -84,7 +69,7 @@ public abstract class MailboxesDifferentialContract {
                 for (UserId owner : names.users()) {
                     Outcome.expectSame(context + ", then the mailbox of " + owner,
                             Outcome.of(() -> reference.read(owner, LIMITS.mailboxCapacity())),
-                            Outcome.of(() -> store.mailboxes().read(owner, LIMITS.mailboxCapacity())));
+                            Outcome.of(() -> store().mailboxes().read(owner, LIMITS.mailboxCapacity())));
                 }
             }
             heard.expectExactly(reference.announced());
@@ -93,7 +78,7 @@ public abstract class MailboxesDifferentialContract {
 
     private void run(Step step, int index, Instant at, Names names, MailboxReference reference, String context)
             throws Exception {
-        Mailboxes mailboxes = store.mailboxes();
+        Mailboxes mailboxes = store().mailboxes();
         switch (step) {
             case Deliver deliver -> {
                 UserId recipient = names.user(deliver.recipient());
@@ -130,7 +115,7 @@ public abstract class MailboxesDifferentialContract {
             String body = "flood of step " + index + " from " + sender;
             deliveries.add(() -> {
                 together.await(RACE_SECONDS, TimeUnit.SECONDS);
-                return Outcome.of(() -> store.mailboxes().deliver(recipient, sender, body, at));
+                return Outcome.of(() -> store().mailboxes().deliver(recipient, sender, body, at));
             });
         }
         List<Outcome> outcomes = atOnce(deliveries);
@@ -162,9 +147,9 @@ public abstract class MailboxesDifferentialContract {
             int max = device == 0 ? devices.max() : devices.max() + 1;
             both.add(() -> {
                 readTogether.await(RACE_SECONDS, TimeUnit.SECONDS);
-                Outcome read = Outcome.of(() -> store.mailboxes().read(owner, max));
+                Outcome read = Outcome.of(() -> store().mailboxes().read(owner, max));
                 acknowledgeTogether.await(RACE_SECONDS, TimeUnit.SECONDS);
-                Outcome acknowledged = Outcome.ofVoid(() -> store.mailboxes().acknowledge(owner, lastOf(read)));
+                Outcome acknowledged = Outcome.ofVoid(() -> store().mailboxes().acknowledge(owner, lastOf(read)));
                 return new Outcome(List.of(read, acknowledged), null);
             });
         }
