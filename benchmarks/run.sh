@@ -457,12 +457,14 @@ evalsha_prepare() {
   rcli SET "${base}ids" 0 >/dev/null
   # ARGV as ChatScripts.Posting lays them out: chat, sender, tail (the message JSON after the id),
   # now, no idempotency key, key window, no body digest, max retained, max members, no rate limit
-  # (burst 1, interval 0: the store is measured, not the limiter), publish mode P, channel, event head.
+  # (burst 1, interval 0: the store is measured, not the limiter), publish mode P, channel, and the
+  # announcement as the live event codec writes it, before and after the id.
   local tail='"ts":1767225600.000,"sender":"alice","message":"hello from redis-benchmark"}'
   EVALSHA_ARGS=(EVALSHA "$sha" 9 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
               "${base}joined" "${base}open" "${base}buckets" "${base}generation"
               "$chat" alice "$tail" "$(date +%s000)" "" 86400000 "" 10000 1000 1 0 P "${RUN_PREFIX}chat:{$chat}"
-              "{\"type\":\"message\",\"chat\":\"$chat\",\"message\":")
+              "{\"type\":\"message\",\"chat\":\"$chat\",\"message\":{\"id\":"
+              ',"at":1767225600000,"sender":"alice","body":"hello from redis-benchmark"}}')
   local check
   check=$(rcli "${EVALSHA_ARGS[@]}" | head -1 | tr -d '\r')
   [ "$check" = SENT ] || { say "the send script answered '$check' instead of SENT"; EVALSHA_ARGS=(); return 1; }

@@ -1,25 +1,47 @@
 package dev.pigeonhole.benchmarks;
 
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.app.AppConfig;
 import dev.pigeonhole.app.RedisConfig;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.RateLimits;
+import dev.pigeonhole.app.StoreKind;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+
 import java.util.Optional;
 import java.util.UUID;
 
 /**
  * What a benchmark runs against, built through the composition root exactly as the server
- * builds it. Redis comes from {@code REDIS_URL} (a single node) or {@code REDIS_CLUSTER_NODES}
+ * builds it: a store ({@link StoreKind}) and, on Redis, a client ({@link RedisClientKind}) and a
+ * single node or a cluster. The constants' names are the JMH parameter {@code backend} that
+ * {@code run.sh} passes and {@code RESULTS.md} records.
+ *
+ * <p>Redis comes from {@code REDIS_URL} (a single node) or {@code REDIS_CLUSTER_NODES}
  * (host:port,...); PostgreSQL from {@code POSTGRES_URL} (a JDBC URL), {@code POSTGRES_USER}
  * (default {@value #DEFAULT_POSTGRES_USER}) and {@code POSTGRES_PASSWORD} (default none).
  * {@code benchmarks/run.sh} starts its own Redis and PostgreSQL and sets them.
  */
 public enum Backend {
-    IN_MEMORY, JEDIS, LETTUCE, JEDIS_CLUSTER, LETTUCE_CLUSTER, POSTGRES;
+    IN_MEMORY(StoreKind.MEMORY, null, false),
+    JEDIS(StoreKind.REDIS, RedisClientKind.JEDIS, false),
+    LETTUCE(StoreKind.REDIS, RedisClientKind.LETTUCE, false),
+    JEDIS_CLUSTER(StoreKind.REDIS, RedisClientKind.JEDIS, true),
+    LETTUCE_CLUSTER(StoreKind.REDIS, RedisClientKind.LETTUCE, true),
+    POSTGRES(StoreKind.POSTGRES, null, false);
 
     static final String DEFAULT_POSTGRES_USER = "pigeonhole";
+
+    private final StoreKind store;
+    private final RedisClientKind client;
+    private final boolean onCluster;
+
+    Backend(StoreKind store, RedisClientKind client, boolean onCluster) {
+        this.store = store;
+        this.client = client;
+        this.onCluster = onCluster;
+    }
 
     /**
      * A configuration with a key prefix or a schema of its own, so runs never see each other's
@@ -29,19 +51,12 @@ public enum Backend {
      */
     public AppConfig config() {
         AppConfig defaults = AppConfig.defaults().withLimits(Limits.DEFAULTS.withRates(RateLimits.NONE));
-        return switch (this) {
-            case IN_MEMORY -> defaults;
-            case JEDIS -> defaults.withRedis(redis(RedisConfig.Client.JEDIS, single()));
-            case LETTUCE -> defaults.withRedis(redis(RedisConfig.Client.LETTUCE, single()));
-            case JEDIS_CLUSTER -> defaults.withRedis(redis(RedisConfig.Client.JEDIS, cluster()));
-            case LETTUCE_CLUSTER -> defaults.withRedis(redis(RedisConfig.Client.LETTUCE, cluster()));
+        return switch (store) {
+            case MEMORY -> defaults;
+            case REDIS -> defaults.withRedis(RedisConfig.defaults().withClient(client)
+                    .withEndpoint(onCluster ? cluster() : single()).withKeyPrefix("bench-" + runId() + ":"));
             case POSTGRES -> defaults.withPostgres(postgres());
         };
-    }
-
-    private static RedisConfig redis(RedisConfig.Client client, RedisSettings.Endpoint endpoint) {
-        return RedisConfig.defaults().withClient(client).withEndpoint(endpoint)
-                .withKeyPrefix("bench-" + runId() + ":");
     }
 
     private static RedisSettings.Endpoint single() {

@@ -1,14 +1,11 @@
 package dev.pigeonhole.benchmarks;
 
 import dev.pigeonhole.app.Pigeonhole;
-import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
-import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
-import dev.pigeonhole.domain.port.in.ReadDirectMessages;
-import java.time.InstantSource;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
+import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
+import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,6 +18,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+
+import java.time.InstantSource;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A direct message delivered, read and acknowledged: the owner's whole at-least-once cycle, three

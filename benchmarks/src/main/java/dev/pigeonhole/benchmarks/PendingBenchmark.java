@@ -2,20 +2,12 @@ package dev.pigeonhole.benchmarks;
 
 import dev.pigeonhole.app.Pigeonhole;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
-import dev.pigeonhole.domain.port.in.CreateChat;
-import dev.pigeonhole.domain.port.in.FetchPending;
-import dev.pigeonhole.domain.port.in.SendMessage;
-import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.domain.port.in.chat.FetchPending;
+import dev.pigeonhole.domain.port.in.chat.SendMessage;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -28,6 +20,15 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A reader in K chats, each with one message it has not seen: fetch what is pending, then

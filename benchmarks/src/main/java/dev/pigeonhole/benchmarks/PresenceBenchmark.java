@@ -2,9 +2,7 @@ package dev.pigeonhole.benchmarks;
 
 import dev.pigeonhole.app.Pigeonhole;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.TouchPresence;
-import java.time.InstantSource;
-import java.util.concurrent.TimeUnit;
+import dev.pigeonhole.domain.port.in.presence.TouchPresence;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -17,6 +15,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+
+import java.time.InstantSource;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A presence heartbeat: every connected client sends one periodically, so its cost times the

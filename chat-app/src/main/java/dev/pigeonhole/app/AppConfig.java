@@ -1,11 +1,11 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.port.in.ListOnlineUsers;
-import dev.pigeonhole.domain.service.LiveCatchUps;
-import dev.pigeonhole.domain.service.PresenceService;
-import dev.pigeonhole.domain.service.SubscriptionMultiplexer;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
+import dev.pigeonhole.domain.service.live.LiveCatchUps;
+import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
+import dev.pigeonhole.domain.service.presence.PresenceService;
 
 import java.time.Duration;
 import java.util.Objects;

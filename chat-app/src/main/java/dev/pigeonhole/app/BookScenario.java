@@ -1,19 +1,19 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.CreatedChat;
-import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
-import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
-import dev.pigeonhole.domain.port.in.CreateChat;
-import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
-import dev.pigeonhole.domain.port.in.FetchPending;
-import dev.pigeonhole.domain.port.in.LeaveChat;
-import dev.pigeonhole.domain.port.in.ReadDirectMessages;
-import dev.pigeonhole.domain.port.in.SendMessage;
+import dev.pigeonhole.domain.model.chat.CreatedChat;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.domain.port.in.chat.FetchPending;
+import dev.pigeonhole.domain.port.in.chat.LeaveChat;
+import dev.pigeonhole.domain.port.in.chat.SendMessage;
+import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
+import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
+import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
 
 import java.io.PrintWriter;
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
@@ -108,7 +109,7 @@ public final class Main implements Runnable {
 
         @Option(names = "--redis-client", defaultValue = "${env:PIGEONHOLE_REDIS_CLIENT:-lettuce}",
                 description = "jedis or lettuce (env PIGEONHOLE_REDIS_CLIENT; default: ${DEFAULT-VALUE})")
-        RedisConfig.Client client;
+        RedisClientKind client;
 
         @Option(names = "--redis-url", defaultValue = "${env:REDIS_URL:-redis://127.0.0.1:6379}",
                 description = "a single Redis node (env REDIS_URL; default: ${DEFAULT-VALUE})")

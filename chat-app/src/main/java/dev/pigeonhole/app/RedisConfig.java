@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 
 import java.time.Duration;
@@ -19,10 +20,8 @@ import java.util.Objects;
  *                          subscribes to patterns
  * @param poolSize          the most connections Jedis opens per node (Lettuce shares one)
  */
-public record RedisConfig(Client client, RedisSettings.Endpoint endpoint, Layout layout, String keyPrefix,
+public record RedisConfig(RedisClientKind client, RedisSettings.Endpoint endpoint, Layout layout, String keyPrefix,
                           Duration connectTimeout, Duration commandTimeout, boolean patternsOnCluster, int poolSize) {
-
-    public enum Client { JEDIS, LETTUCE }
 
     public enum Layout { TAGGED, BOOK }
 
@@ -44,11 +43,11 @@ public record RedisConfig(Client client, RedisSettings.Endpoint endpoint, Layout
 
     /** Lettuce, a local Redis on its default port, the tagged layout, no prefix, 2 s timeouts, 128 pooled. */
     public static RedisConfig defaults() {
-        return new RedisConfig(Client.LETTUCE, RedisSettings.Endpoint.single("redis://127.0.0.1:6379"), Layout.TAGGED,
+        return new RedisConfig(RedisClientKind.LETTUCE, RedisSettings.Endpoint.single("redis://127.0.0.1:6379"), Layout.TAGGED,
                 "", RedisSettings.DEFAULT_TIMEOUT, RedisSettings.DEFAULT_TIMEOUT, true, RedisSettings.DEFAULT_POOL_SIZE);
     }
 
-    public RedisConfig withClient(Client value) {
+    public RedisConfig withClient(RedisClientKind value) {
         return new RedisConfig(value, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster, poolSize);
     }
 

@@ -1,20 +1,21 @@
 package dev.pigeonhole.app;
 
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.PendingBudget;
-import dev.pigeonhole.domain.model.RateLimit;
-import dev.pigeonhole.domain.model.RateLimits;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.PendingBudget;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
+
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code pigeonhole serve}: the HTTP server, until SIGTERM or Ctrl-C stops it gracefully. */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,

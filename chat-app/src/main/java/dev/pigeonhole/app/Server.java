@@ -1,7 +1,11 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ChatHttpServer;
+import dev.pigeonhole.adapter.http.ChatUseCases;
 import dev.pigeonhole.adapter.http.HttpSettings;
+import dev.pigeonhole.adapter.http.LiveUseCases;
+import dev.pigeonhole.adapter.http.MailboxUseCases;
+import dev.pigeonhole.adapter.http.PresenceUseCases;
 import dev.pigeonhole.adapter.http.StoreHealth;
 import dev.pigeonhole.adapter.http.Tokens;
 import dev.pigeonhole.adapter.http.UseCases;
@@ -85,9 +89,12 @@ public final class Server implements AutoCloseable {
     }
 
     static UseCases useCases(Pigeonhole app) {
-        return new UseCases(app.createChat(), app.sendMessage(), app.fetchPending(), app.acknowledgeMessages(),
-                app.readMessages(), app.joinChat(), app.leaveChat(), app.listChats(), app.deliverDirectMessage(),
-                app.readDirectMessages(), app.acknowledgeDirectMessages(), app.touchPresence(), app.listOnlineUsers(), app.subscribeToLiveEvents());
+        return new UseCases(
+                new ChatUseCases(app.createChat(), app.sendMessage(), app.fetchPending(), app.acknowledgeMessages(),
+                        app.readMessages(), app.joinChat(), app.leaveChat(), app.listChats()),
+                new MailboxUseCases(app.deliverDirectMessage(), app.readDirectMessages(), app.acknowledgeDirectMessages()),
+                new PresenceUseCases(app.touchPresence(), app.listOnlineUsers()),
+                new LiveUseCases(app.subscribeToLiveEvents()));
     }
 
     /** The use cases behind this server, for a test that fills its store faster than HTTP would. */

@@ -85,7 +85,7 @@ final class ChatCrowd implements AutoCloseable {
      * but the creator, whose own message is never pending for it, has received the opening
      * message.
      */
-    void connectAll(Server server) throws InterruptedException {
+    void connectAll(RunningServer server) throws InterruptedException {
         Semaphore inFlight = new Semaphore(IN_FLIGHT);
         List<CompletableFuture<?>> opened = new ArrayList<>();
         for (Chat chat : chats) {

@@ -1,9 +1,10 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
 import java.time.Duration;
-import java.time.InstantSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,46 +20,47 @@ class HealthWhenRedisDownTest {
 
     private static final Duration RECOVERY = Duration.ofSeconds(30);
 
+    @RegisterExtension
+    final RunningServer server = RunningServer.startedByTheTest();
+
     @ParameterizedTest(name = "{0}")
-    @EnumSource(RedisConfig.Client.class)
-    void health_and_the_api_answer_503_while_redis_is_down_and_recover_when_it_is_back(RedisConfig.Client client) {
-        try (LocalRedisServer redis = LocalRedisServer.start();
-             Server server = Server.start(AppConfig.defaults().withRedis(RedisConfig.defaults()
-                             .withClient(client).withEndpoint(redis.target().endpoint())
-                             .withKeyPrefix(redis.target().newPrefix())),
-                     ServerConfig.defaults().withPort(0), InstantSource.system())) {
-            ApiClient api = ApiClient.onPort(server.port());
-            String token = api.signIn(ApiClient.randomUser("alice"));
-            assertThat(api.get("/health", null).status()).isEqualTo(200);
-            assertThat(api.get("/api/pending", token).status()).isEqualTo(200);
+    @EnumSource(RedisClientKind.class)
+    void health_and_the_api_answer_503_while_redis_is_down_and_recover_when_it_is_back(RedisClientKind client) {
+        LocalRedisServer redis = server.closesAfterwards(LocalRedisServer.start());
+        server.start(AppConfig.defaults().withRedis(RedisConfig.defaults()
+                .withClient(client).withEndpoint(TestConfigs.endpoint(redis.target()))
+                .withKeyPrefix(redis.target().newPrefix())));
+        ApiClient api = server.api();
+        String token = api.signIn(ApiClient.randomUser("alice"));
+        assertThat(api.get("/health", null).status()).isEqualTo(200);
+        assertThat(api.get("/api/pending", token).status()).isEqualTo(200);
 
-            redis.stop();
+        redis.stop();
 
-            // /health answers what the server last read in the background (every 5 s), so it says
-            // down at the next reading. With the default timeouts, finding Redis gone takes Lettuce
-            // up to connect + command timeout (2 s + 2 s of PING retries) on that reading.
-            await().atMost(RECOVERY).until(() -> api.get("/health", null).status() == 503);
-            ApiClient.Response health = api.get("/health", null);
-            assertThat(health.status()).as(health.toString()).isEqualTo(503);
-            assertThat(health.json().get("status").stringValue()).isEqualTo("down");
-            assertThat(health.json().get("store").stringValue()).startsWith("redis (" + client.name().toLowerCase());
-            assertThat(health.body()).as("a public answer names no host or port").doesNotContain(":" + redis.port());
+        // /health answers what the server last read in the background (every 5 s), so it says
+        // down at the next reading. With the default timeouts, finding Redis gone takes Lettuce
+        // up to connect + command timeout (2 s + 2 s of PING retries) on that reading.
+        await().atMost(RECOVERY).until(() -> api.get("/health", null).status() == 503);
+        ApiClient.Response health = api.get("/health", null);
+        assertThat(health.status()).as(health.toString()).isEqualTo(503);
+        assertThat(health.json().get("status").stringValue()).isEqualTo("down");
+        assertThat(health.json().get("store").stringValue()).startsWith("redis (" + client.name().toLowerCase());
+        assertThat(health.body()).as("a public answer names no host or port").doesNotContain(":" + redis.port());
 
-            ApiClient.Response call = api.get("/api/pending", token);
-            assertThat(call.status()).as(call.toString()).isEqualTo(503);
-            assertThat(call.contentType()).startsWith("application/problem+json");
-            assertThat(call.json().get("status").intValue()).isEqualTo(503);
-            assertThat(call.header("Retry-After").orElse(null)).as("Retry-After").isNotNull().matches("[1-9][0-9]*");
+        ApiClient.Response call = api.get("/api/pending", token);
+        assertThat(call.status()).as(call.toString()).isEqualTo(503);
+        assertThat(call.contentType()).startsWith("application/problem+json");
+        assertThat(call.json().get("status").intValue()).isEqualTo(503);
+        assertThat(call.header("Retry-After").orElse(null)).as("Retry-After").isNotNull().matches("[1-9][0-9]*");
 
-            redis.restart();
+        redis.restart();
 
-            await().atMost(RECOVERY).untilAsserted(() -> {
-                ApiClient.Response back = api.get("/health", null);
-                assertThat(back.status()).as(back.toString()).isEqualTo(200);
-                assertThat(back.json().get("status").stringValue()).isEqualTo("up");
-            });
-            await().atMost(RECOVERY).untilAsserted(() ->
-                    assertThat(api.get("/api/pending", token).status()).isEqualTo(200));
-        }
+        await().atMost(RECOVERY).untilAsserted(() -> {
+            ApiClient.Response back = api.get("/health", null);
+            assertThat(back.status()).as(back.toString()).isEqualTo(200);
+            assertThat(back.json().get("status").stringValue()).isEqualTo("up");
+        });
+        await().atMost(RECOVERY).untilAsserted(() ->
+                assertThat(api.get("/api/pending", token).status()).isEqualTo(200));
     }
 }

@@ -6,14 +6,12 @@ import dev.pigeonhole.adapter.http.ServerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -45,51 +43,38 @@ class LiveFeedFloodAbuseTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     private final StoreUnderTest store;
-    private Server server;
-    private ApiClient api;
+    @RegisterExtension
+    final RunningServer server;
 
     LiveFeedFloodAbuseTest(StoreUnderTest store) {
         this.store = store;
-    }
-
-    @BeforeEach
-    void start() {
-        AppConfig config = store.config();
-        server = LiveServers.start(config, LiveServers.newSecret());
-        api = ApiClient.onPort(server.port());
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
+        this.server = RunningServer.on(store::config);
     }
 
     @Test
     void huge_made_up_chats_and_strangers_signing_in_cut_off_no_bystander_and_push_it_almost_no_presence()
             throws Exception {
         List<String> bystanders = IntStream.range(0, BYSTANDERS).mapToObj(i -> ApiClient.randomUser("by" + i)).toList();
-        List<String> tokens = bystanders.stream().map(api::signIn).toList();
+        List<String> tokens = bystanders.stream().map(server.api()::signIn).toList();
         List<String> chats = new ArrayList<>();
         for (int pair = 0; pair < BYSTANDERS; pair += 2) {
-            chats.add(createChat(tokens.get(pair), List.of(bystanders.get(pair + 1)), "just us two"));
+            chats.add(server.openChat(tokens.get(pair), List.of(bystanders.get(pair + 1)), "just us two"));
         }
         List<LiveClient> sockets = new ArrayList<>();
         try {
             tokens.forEach(token -> sockets.add(LiveClient.socket(server.port(), token)));
-            await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(api) == BYSTANDERS);
+            await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(server.api()) == BYSTANDERS);
 
             flood();
 
             for (int pair = 0; pair < BYSTANDERS; pair += 2) {
-                createdMessage(tokens.get(pair), chats.get(pair / 2), "marker");
+                server.send(tokens.get(pair), chats.get(pair / 2), "marker");
             }
             for (int i = 0; i < BYSTANDERS; i++) {
                 sockets.get(i).awaitMessage(chats.get(i / 2), 2);
             }
 
-            long cutOff = (long) ServerMetrics.cutOffAsSlow(api);
+            long cutOff = (long) ServerMetrics.cutOffAsSlow(server.api());
             long mostFrames = sockets.stream().mapToLong(LiveFeedFloodAbuseTest::presenceFrames).max().orElse(0);
             System.out.printf("flood on %s: %d of %d bystanders cut off, at most %d presence frames each%n", store, cutOff,
                     BYSTANDERS, mostFrames);
@@ -112,17 +97,18 @@ class LiveFeedFloodAbuseTest {
 
     /** Five chats of 999 made-up members, and two hundred strangers coming online, four at a time. */
     private void flood() throws Exception {
-        String attacker = api.signIn(ApiClient.randomUser("attacker"));
+        String attacker = server.api().signIn(ApiClient.randomUser("attacker"));
         try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
             List<Future<?>> done = new ArrayList<>();
             for (int chat = 0; chat < FLOODED_CHATS; chat++) {
-                done.add(pool.submit(() -> createChat(attacker,
+                done.add(pool.submit(() -> server.openChat(attacker,
                         IntStream.range(0, MADE_UP_MEMBERS).mapToObj(i -> ApiClient.randomUser("made-up")).toList(),
                         "look at all my friends")));
             }
             for (int i = 0; i < STRANGERS; i++) {
                 done.add(pool.submit(() -> {
-                    ApiClient.Response answered = api.get("/api/chats", api.signIn(ApiClient.randomUser("stranger")));
+                    String stranger = server.api().signIn(ApiClient.randomUser("stranger"));
+                    ApiClient.Response answered = server.api().get("/api/chats", stranger);
                     assertThat(answered.status()).as(answered.toString()).isEqualTo(200);
                 }));
             }
@@ -130,16 +116,5 @@ class LiveFeedFloodAbuseTest {
                 each.get();
             }
         }
-    }
-
-    private String createChat(String token, List<String> members, String first) {
-        ApiClient.Response created = api.postJson("/api/chats", token, Map.of("members", members, "message", first));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().get("chatId").stringValue();
-    }
-
-    private void createdMessage(String token, String chat, String text) {
-        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", token, Map.of("message", text));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 }

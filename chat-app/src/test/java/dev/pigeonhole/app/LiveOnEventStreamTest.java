@@ -3,9 +3,12 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.http.ServerMetrics;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
-import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.port.in.live.LiveFeed;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,11 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,65 +30,40 @@ import static org.awaitility.Awaitility.await;
  * misses nothing and repeats nothing, and one that stops reading is cut off like a socket.
  */
 @ParameterizedClass(name = "{0}")
-@EnumSource(LiveOnEventStreamTest.Backend.class)
+@EnumSource(value = StoreUnderTest.class, names = {"MEMORY", "REDIS_THROUGH_LETTUCE"})
 class LiveOnEventStreamTest {
 
-    enum Backend {
-        MEMORY, REDIS
-    }
+    @RegisterExtension
+    final RunningServer server;
 
-    private final Backend backend;
-    private Server server;
-    private ApiClient api;
-
-    LiveOnEventStreamTest(Backend backend) {
-        this.backend = backend;
-    }
-
-    @BeforeEach
-    void start() {
-        AppConfig config = switch (backend) {
-            case MEMORY -> AppConfig.defaults();
-            case REDIS -> {
-                RedisTarget redis = RedisServers.single();
-                yield LiveServers.onRedis(redis.endpoint(), redis.newPrefix(), RedisConfig.Client.LETTUCE);
-            }
-        };
-        server = LiveServers.start(LiveServers.unthrottled(config), LiveServers.newSecret());
-        api = ApiClient.onPort(server.port());
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
+    LiveOnEventStreamTest(StoreUnderTest store) {
+        this.server = RunningServer.on(() -> TestConfigs.unthrottled(store.config()));
     }
 
     @Test
     void pending_comes_first_then_live_events_and_chats_joined_while_connected_then_nothing_of_a_chat_left() throws Exception {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
-        String aliceToken = api.signIn(alice);
-        String bobToken = api.signIn(bob);
-        String lunch = create(aliceToken, List.of(bob), "one");
-        send(aliceToken, lunch, "two");
+        String aliceToken = server.api().signIn(alice);
+        String bobToken = server.api().signIn(bob);
+        String lunch = server.openChat(aliceToken, List.of(bob), "one");
+        server.send(aliceToken, lunch, "two");
 
         try (LiveClient bobs = LiveClient.events(server.port(), bobToken)) {
             bobs.nextMessage(lunch, 2);
-            send(aliceToken, lunch, "three");
+            server.send(aliceToken, lunch, "three");
             bobs.nextMessage(lunch, 3);
             assertThat(bobs.messages(lunch)).containsExactly("1 one", "2 two", "3 three");
 
-            String later = create(aliceToken, List.of(), "before bob");
-            assertThat(api.postJson("/api/chats/" + later + "/members", aliceToken, Map.of("user", bob)).status())
+            String later = server.openChat(aliceToken, List.of(), "before bob");
+            assertThat(server.api().postJson("/api/chats/" + later + "/members", aliceToken, Map.of("user", bob)).status())
                     .isEqualTo(204);
-            send(aliceToken, later, "after bob joined");
+            server.send(aliceToken, later, "after bob joined");
             bobs.nextMessage(later, 2);
 
-            assertThat(api.delete("/api/chats/" + lunch + "/members/" + bob, bobToken).status()).isEqualTo(204);
-            send(aliceToken, lunch, "bob is gone");
-            send(aliceToken, later, "still here");
+            assertThat(server.api().delete("/api/chats/" + lunch + "/members/" + bob, bobToken).status()).isEqualTo(204);
+            server.send(aliceToken, lunch, "bob is gone");
+            server.send(aliceToken, later, "still here");
             bobs.nextMessage(later, 3);
             assertThat(bobs.messages(lunch)).as("nothing of the chat bob left").containsExactly("1 one", "2 two", "3 three");
             assertThat(bobs.messages(later)).containsExactly("2 after bob joined", "3 still here");
@@ -101,27 +74,27 @@ class LiveOnEventStreamTest {
     void a_stream_resumed_with_its_last_event_id_misses_nothing_and_repeats_nothing() throws Exception {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
-        String aliceToken = api.signIn(alice);
-        String bobToken = api.signIn(bob);
-        String lunch = create(aliceToken, List.of(bob), "1");
-        String team = create(aliceToken, List.of(bob), "1");
+        String aliceToken = server.api().signIn(alice);
+        String bobToken = server.api().signIn(bob);
+        String lunch = server.openChat(aliceToken, List.of(bob), "1");
+        String team = server.openChat(aliceToken, List.of(bob), "1");
 
         String resumeAfter;
         try (LiveClient first = LiveClient.events(server.port(), bobToken)) {
             first.awaitMessage(lunch, 1);
             first.awaitMessage(team, 1);
-            send(aliceToken, lunch, "2");
+            server.send(aliceToken, lunch, "2");
             first.awaitMessage(lunch, 2);
             resumeAfter = first.lastEventId();
         }
         // Bob acknowledged nothing, so a fresh stream would send all of this again.
-        send(aliceToken, team, "2");
-        send(aliceToken, lunch, "3");
+        server.send(aliceToken, team, "2");
+        server.send(aliceToken, lunch, "3");
 
         try (LiveClient again = LiveClient.events(server.port(), bobToken, resumeAfter)) {
             again.awaitMessage(lunch, 3);
             again.awaitMessage(team, 2);
-            send(aliceToken, lunch, "4");
+            server.send(aliceToken, lunch, "4");
             again.awaitMessage(lunch, 4);
             assertThat(again.messages(lunch)).containsExactly("3 3", "4 4");
             assertThat(again.messages(team)).containsExactly("2 2");
@@ -132,11 +105,11 @@ class LiveOnEventStreamTest {
     void the_id_stays_bounded_for_a_user_in_many_chats_and_a_resume_still_skips_nothing() throws Exception {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
-        String aliceToken = api.signIn(alice);
-        String bobToken = api.signIn(bob);
+        String aliceToken = server.api().signIn(alice);
+        String bobToken = server.api().signIn(bob);
         List<String> chats = new ArrayList<>();
         for (int i = 0; i < LiveFeed.Received.MAX_CHATS + 4; i++) {
-            chats.add(create(aliceToken, List.of(bob), "1"));
+            chats.add(server.openChat(aliceToken, List.of(bob), "1"));
         }
 
         String resumeAfter;
@@ -148,7 +121,7 @@ class LiveOnEventStreamTest {
         }
         assertThat(resumeAfter.split(",")).hasSize(LiveFeed.Received.MAX_CHATS);
         for (String chat : chats) {
-            send(aliceToken, chat, "2");
+            server.send(aliceToken, chat, "2");
         }
 
         try (LiveClient again = LiveClient.events(server.port(), bobToken, resumeAfter)) {
@@ -169,17 +142,18 @@ class LiveOnEventStreamTest {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
         String carol = ApiClient.randomUser("carol");
-        String aliceToken = api.signIn(alice);
-        String chat = create(aliceToken, List.of(bob, carol), "opening");
+        String aliceToken = server.api().signIn(alice);
+        String chat = server.openChat(aliceToken, List.of(bob, carol), "opening");
         String body = "x".repeat(4_000);
 
-        try (LiveClient carols = LiveClient.events(server.port(), api.signIn(carol));
-             StalledStream bobs = StalledStream.open(server.port(), api.signIn(bob))) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.read(api, "pigeonhole_live_event_streams") == 2.0);
+        try (LiveClient carols = LiveClient.events(server.port(), server.api().signIn(carol));
+             StalledStream bobs = StalledStream.open(server.port(), server.api().signIn(bob))) {
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> ServerMetrics.read(server.api(), "pigeonhole_live_event_streams") == 2.0);
             int sent = 1;
-            while (ServerMetrics.cutOffAsSlow(api) < 1.0) {
+            while (ServerMetrics.cutOffAsSlow(server.api()) < 1.0) {
                 assertThat(sent).as("messages sent without bob being cut off").isLessThan(8_000);
-                send(aliceToken, chat, body);
+                server.send(aliceToken, chat, body);
                 sent++;
             }
             int total = sent;
@@ -189,20 +163,10 @@ class LiveOnEventStreamTest {
             assertThat(carols.closed()).isNotDone();
 
             // Bob never reads, so never takes his last event either: the server drops him.
-            await().atMost(Duration.ofSeconds(20)).until(() -> ServerMetrics.read(api, "pigeonhole_live_event_streams") == 1.0);
-            assertThat(ServerMetrics.cutOffAsSlow(api)).as("only bob was cut off").isEqualTo(1.0);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> ServerMetrics.read(server.api(), "pigeonhole_live_event_streams") == 1.0);
+            assertThat(ServerMetrics.cutOffAsSlow(server.api())).as("only bob was cut off").isEqualTo(1.0);
         }
-    }
-
-    private String create(String token, List<String> members, String message) {
-        ApiClient.Response created = api.postJson("/api/chats", token, Map.of("members", members, "message", message));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().get("chatId").stringValue();
-    }
-
-    private void send(String token, String chat, String message) {
-        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", token, Map.of("message", message));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
     /** An event stream on a bare socket that reads the answer's first bytes and then nothing more. */

@@ -7,9 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -36,30 +35,17 @@ class LiveOnLatencyTest {
     private static final int ONE_AT_A_TIME = 100;
 
     private final StoreUnderTest store;
-    private Server server;
-    private ApiClient api;
+    @RegisterExtension
+    final RunningServer server;
 
     LiveOnLatencyTest(StoreUnderTest store) {
         this.store = store;
-    }
-
-    @BeforeEach
-    void start() {
-        AppConfig config = LiveServers.unthrottled(store.config());
-        server = LiveServers.start(config, LiveServers.newSecret());
-        api = ApiClient.onPort(server.port());
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
+        this.server = RunningServer.on(() -> TestConfigs.unthrottled(store.config()));
     }
 
     @Test
     void every_socket_in_a_chat_of_a_hundred_gets_every_message_once_and_the_time_it_took_is_reported() throws Exception {
-        try (ChatCrowd crowd = ChatCrowd.create(api, 1, SOCKETS)) {
+        try (ChatCrowd crowd = ChatCrowd.create(server.api(), 1, SOCKETS)) {
             crowd.connectAll(server);
             ChatCrowd.Chat chat = crowd.chats().getFirst();
             List<LiveClient> sockets = crowd.clientsOf(chat);
@@ -71,7 +57,7 @@ class LiveOnLatencyTest {
             Histogram sendCalls = new Histogram(3);
             for (int i = 0; i < total; i++) {
                 sentAt[i] = System.nanoTime();
-                ApiClient.Response sent = api.postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
+                ApiClient.Response sent = server.api().postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
                         Map.of("message", "m" + i));
                 long answered = System.nanoTime();
                 assertThat(sent.status()).as(sent.toString()).isEqualTo(201);

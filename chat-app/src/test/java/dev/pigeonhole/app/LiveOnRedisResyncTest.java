@@ -2,7 +2,8 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,9 +11,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
@@ -28,53 +29,38 @@ import static org.awaitility.Awaitility.await;
  * and bring back.
  */
 @ParameterizedClass(name = "{0}")
-@EnumSource(RedisConfig.Client.class)
+@EnumSource(RedisClientKind.class)
 class LiveOnRedisResyncTest {
 
     /** The name every Pigeonhole process gives its Redis connections. */
     private static final String CLIENT_NAME = "pigeonhole";
     private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-    private final RedisConfig.Client client;
+    private final RedisClientKind client;
+    @RegisterExtension
+    final RunningServer listening = RunningServer.on(this::onOwnRedis);
+    @RegisterExtension
+    final RunningServer sending = listening.alongside();
     private LocalRedisServer redis;
-    private Server listening;
-    private Server sending;
-    private ApiClient listeningApi;
-    private ApiClient sendingApi;
     private String aliceToken;
     private String bobToken;
     private String chat;
 
-    LiveOnRedisResyncTest(RedisConfig.Client client) {
+    LiveOnRedisResyncTest(RedisClientKind client) {
         this.client = client;
     }
 
-    @BeforeEach
-    void start() {
-        redis = LocalRedisServer.startDurable();
-        String prefix = redis.target().newPrefix();
-        String secret = LiveServers.newSecret();
-        listening = LiveServers.start(LiveServers.onRedis(redis.target().endpoint(), prefix, client), secret);
-        sending = LiveServers.start(LiveServers.onRedis(redis.target().endpoint(), prefix, client), secret);
-        listeningApi = ApiClient.onPort(listening.port());
-        sendingApi = ApiClient.onPort(sending.port());
-        String bob = ApiClient.randomUser("bob");
-        aliceToken = sendingApi.signIn(ApiClient.randomUser("alice"));
-        bobToken = listeningApi.signIn(bob);
-        ApiClient.Response created = sendingApi.postJson("/api/chats", aliceToken, Map.of("members", List.of(bob), "message", "hello"));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        chat = created.json().get("chatId").stringValue();
+    private AppConfig onOwnRedis() {
+        redis = listening.closesAfterwards(LocalRedisServer.startDurable());
+        return TestConfigs.onRedis(redis.target(), redis.target().newPrefix(), client);
     }
 
-    @AfterEach
-    void stop() {
-        try {
-            closeAll(listening, sending);
-        } finally {
-            if (redis != null) {
-                redis.close();
-            }
-        }
+    @BeforeEach
+    void openAChat() {
+        String bob = ApiClient.randomUser("bob");
+        aliceToken = sending.api().signIn(ApiClient.randomUser("alice"));
+        bobToken = listening.api().signIn(bob);
+        chat = sending.openChat(aliceToken, List.of(bob), "hello");
     }
 
     @Test
@@ -125,7 +111,7 @@ class LiveOnRedisResyncTest {
 
         AtomicReference<ApiClient.Response> pending = new AtomicReference<>();
         await().atMost(PATIENCE).until(() -> {
-            pending.set(listeningApi.get("/api/pending", bobToken));
+            pending.set(listening.api().get("/api/pending", bobToken));
             return pending.get().status() == 200;
         });
         List<JsonNode> chats = pending.get().json().get("chats").values().stream().toList();
@@ -138,15 +124,14 @@ class LiveOnRedisResyncTest {
     }
 
     private void send(String text) {
-        ApiClient.Response sent = sendingApi.postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", text));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
+        sending.send(aliceToken, chat, text);
     }
 
     private void sendRetrying(String text) {
         Map<String, String> body = Map.of("message", text, "idempotencyKey", UUID.randomUUID().toString());
         AtomicReference<ApiClient.Response> last = new AtomicReference<>();
         await().atMost(PATIENCE).until(() -> {
-            last.set(sendingApi.postJson("/api/chats/" + chat + "/messages", aliceToken, body));
+            last.set(sending.api().postJson("/api/chats/" + chat + "/messages", aliceToken, body));
             return last.get().status() != 503;
         });
         assertThat(last.get().status()).as(last.get().toString()).isEqualTo(201);
@@ -162,13 +147,5 @@ class LiveOnRedisResyncTest {
 
     private static List<Long> everyId(long last) {
         return LongStream.rangeClosed(1, last).boxed().toList();
-    }
-
-    private static void closeAll(Server... servers) {
-        for (Server server : servers) {
-            if (server != null) {
-                server.close();
-            }
-        }
     }
 }

@@ -3,17 +3,16 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.http.ServerMetrics;
-import dev.pigeonhole.adapter.redis.RedisSettings.HostAndPort;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.testsupport.redis.RedisNode;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -35,18 +34,18 @@ import static org.awaitility.Awaitility.await;
 class LiveOnRedisSubscriptionsTest {
 
     enum Setup {
-        SINGLE_NODE_THROUGH_LETTUCE(false, RedisConfig.Client.LETTUCE, 100),
-        SINGLE_NODE_THROUGH_JEDIS(false, RedisConfig.Client.JEDIS, 100),
-        CLUSTER_THROUGH_LETTUCE(true, RedisConfig.Client.LETTUCE, 10),
-        CLUSTER_THROUGH_JEDIS(true, RedisConfig.Client.JEDIS, 10);
+        SINGLE_NODE_THROUGH_LETTUCE(StoreUnderTest.REDIS_THROUGH_LETTUCE, false, 100),
+        SINGLE_NODE_THROUGH_JEDIS(StoreUnderTest.REDIS_THROUGH_JEDIS, false, 100),
+        CLUSTER_THROUGH_LETTUCE(StoreUnderTest.REDIS_THROUGH_LETTUCE, true, 10),
+        CLUSTER_THROUGH_JEDIS(StoreUnderTest.REDIS_THROUGH_JEDIS, true, 10);
 
+        final StoreUnderTest store;
         final boolean cluster;
-        final RedisConfig.Client client;
         final int usersPerChat;
 
-        Setup(boolean cluster, RedisConfig.Client client, int usersPerChat) {
+        Setup(StoreUnderTest store, boolean cluster, int usersPerChat) {
+            this.store = store;
             this.cluster = cluster;
-            this.client = client;
             this.usersPerChat = usersPerChat;
         }
     }
@@ -55,35 +54,26 @@ class LiveOnRedisSubscriptionsTest {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     private final Setup setup;
+    @RegisterExtension
+    final RunningServer server = RunningServer.on(this::config);
     private RedisTarget redis;
     private String prefix;
-    private Server server;
-    private ApiClient api;
 
     LiveOnRedisSubscriptionsTest(Setup setup) {
         this.setup = setup;
     }
 
-    @BeforeEach
-    void start() {
+    private AppConfig config() {
         redis = setup.cluster ? RedisServers.cluster() : RedisServers.single();
         prefix = redis.newPrefix();
-        server = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, setup.client), LiveServers.newSecret());
-        api = ApiClient.onPort(server.port());
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
+        return setup.store.on(redis, prefix);
     }
 
     @Test
     void each_chat_is_subscribed_upstream_once_however_many_sockets_follow_it_and_let_go_when_the_last_one_closes()
             throws Exception {
         long started = System.nanoTime();
-        try (ChatCrowd crowd = ChatCrowd.create(api, CHATS, setup.usersPerChat)) {
+        try (ChatCrowd crowd = ChatCrowd.create(server.api(), CHATS, setup.usersPerChat)) {
             long created = System.nanoTime();
             String subscribe = setup.cluster ? "ssubscribe" : "subscribe";
             long subscribesBefore = redis.commandCalls(subscribe);
@@ -103,7 +93,7 @@ class LiveOnRedisSubscriptionsTest {
                     .allSatisfy((channel, count) -> assertThat(count).as(channel).isEqualTo(1L));
             assertThat(subscribed.elsewhere()).as("subscribers of each channel anywhere else")
                     .allSatisfy((channel, count) -> assertThat(count).as(channel).isZero());
-            assertThat(ServerMetrics.upstreamSubscriptions(api))
+            assertThat(ServerMetrics.upstreamSubscriptions(server.api()))
                     .as("the server's own count: the chats, presence and each user's own channel")
                     .isEqualTo(CHATS + 1.0 + users);
             // A connection subscribing twice still counts once in NUMSUB, so count the commands too.
@@ -112,7 +102,7 @@ class LiveOnRedisSubscriptionsTest {
 
             // The one subscription of a chat reaches every socket that follows it.
             for (ChatCrowd.Chat chat : crowd.chats()) {
-                ApiClient.Response sent = api.postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
+                ApiClient.Response sent = server.api().postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
                         Map.of("message", "to all of " + chat.id()));
                 assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
             }
@@ -134,14 +124,14 @@ class LiveOnRedisSubscriptionsTest {
                 survivors.add(sockets.getLast());
                 sockets.subList(0, sockets.size() - 1).forEach(LiveClient::close);
             }
-            await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(api) == CHATS);
+            await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(server.api()) == CHATS);
             // The users who left let go of their own channels one unsubscribe at a time, after their sockets are gone.
-            await().atMost(PATIENCE).until(() -> ServerMetrics.upstreamSubscriptions(api) == CHATS + 1.0 + CHATS);
+            await().atMost(PATIENCE).until(() -> ServerMetrics.upstreamSubscriptions(server.api()) == CHATS + 1.0 + CHATS);
             assertThat(subscribers(shared).where()).as("subscribers with one socket left per chat")
                     .allSatisfy((channel, count) -> assertThat(count).as(channel).isEqualTo(1L));
             for (int i = 0; i < CHATS; i++) {
                 ChatCrowd.Chat chat = crowd.chats().get(i);
-                ApiClient.Response sent = api.postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
+                ApiClient.Response sent = server.api().postJson("/api/chats/" + chat.id() + "/messages", chat.creatorToken(),
                         Map.of("message", "to the last one"));
                 assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
                 LiveClient last = survivors.get(i);
@@ -151,8 +141,8 @@ class LiveOnRedisSubscriptionsTest {
             }
 
             crowd.close();
-            await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(api) == 0.0);
-            await().atMost(PATIENCE).until(() -> ServerMetrics.upstreamSubscriptions(api) == 0.0);
+            await().atMost(PATIENCE).until(() -> ServerMetrics.liveSessions(server.api()) == 0.0);
+            await().atMost(PATIENCE).until(() -> ServerMetrics.upstreamSubscriptions(server.api()) == 0.0);
             await().atMost(PATIENCE).until(() -> subscribers(channels).total() == 0L);
             System.out.printf("%s: %d sockets in %d chats held %s upstream subscriptions (gauge %s, %d %s); setup %d ms, "
                             + "connecting %d ms, fan-out %d ms, all gone %d ms after closing%n",
@@ -182,8 +172,8 @@ class LiveOnRedisSubscriptionsTest {
         }
         // Sharded channels live on the master of their slot; classic ones would show on any node.
         for (String channel : channels) {
-            HostAndPort owner = ownerOf(channel);
-            for (HostAndPort node : redis.nodes()) {
+            RedisNode owner = redis.masterOf(channel);
+            for (RedisNode node : redis.nodes()) {
                 long sharded = counts(node, "SHARDNUMSUB", List.of(channel)).get(channel);
                 long classic = counts(node, "NUMSUB", List.of(channel)).get(channel);
                 if (node.equals(owner)) {
@@ -198,7 +188,7 @@ class LiveOnRedisSubscriptionsTest {
     }
 
     /** {@code PUBSUB <what> channel...} on one node, as channel → count. */
-    private Map<String, Long> counts(HostAndPort node, String what, List<String> channels) {
+    private Map<String, Long> counts(RedisNode node, String what, List<String> channels) {
         List<String> command = new ArrayList<>(List.of("PUBSUB", what));
         command.addAll(channels);
         List<?> reply = (List<?>) redis.command(node, command.toArray(String[]::new));
@@ -207,20 +197,6 @@ class LiveOnRedisSubscriptionsTest {
             counts.put((String) reply.get(i), (Long) reply.get(i + 1));
         }
         return counts;
-    }
-
-    /** The master serving the channel's slot, per {@code CLUSTER SLOTS}. */
-    private HostAndPort ownerOf(String channel) {
-        HostAndPort any = redis.masters().getFirst();
-        long slot = (Long) redis.command(any, "CLUSTER", "KEYSLOT", channel);
-        for (Object range : (List<?>) redis.command(any, "CLUSTER", "SLOTS")) {
-            List<?> fields = (List<?>) range;
-            if ((Long) fields.get(0) <= slot && slot <= (Long) fields.get(1)) {
-                List<?> master = (List<?>) fields.get(2);
-                return new HostAndPort((String) master.get(0), Math.toIntExact((Long) master.get(1)));
-            }
-        }
-        throw new AssertionError("no master serves slot " + slot + " of " + channel);
     }
 
     private static long millis(long from, long to) {

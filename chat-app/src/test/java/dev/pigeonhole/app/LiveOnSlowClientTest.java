@@ -4,18 +4,15 @@ import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
 import dev.pigeonhole.adapter.http.ServerMetrics;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,22 +31,8 @@ class LiveOnSlowClientTest {
     private static final int BATCH = 50;
     private static final int SENDERS = 4;
 
-    private Server server;
-    private ApiClient api;
-
-    @BeforeEach
-    void start() {
-        server = Server.start(LiveServers.unthrottled(AppConfig.defaults()), ServerConfig.defaults().withPort(0).withDevLogin(true),
-                InstantSource.system());
-        api = ApiClient.onPort(server.port());
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final RunningServer server = RunningServer.on(() -> TestConfigs.unthrottled(AppConfig.defaults()));
 
     @Test
     void clients_that_stop_reading_are_cut_off_as_slow_while_the_others_get_every_message_once() throws Exception {
@@ -58,22 +41,19 @@ class LiveOnSlowClientTest {
         String erin = ApiClient.randomUser("erin");
         String carol = ApiClient.randomUser("carol");
         String dave = ApiClient.randomUser("dave");
-        String aliceToken = api.signIn(alice);
-        ApiClient.Response created = api.postJson("/api/chats", aliceToken,
-                Map.of("members", List.of(bob, erin, carol, dave), "message", "opening"));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        String chat = created.json().get("chatId").stringValue();
+        String aliceToken = server.api().signIn(alice);
+        String chat = server.openChat(aliceToken, List.of(bob, erin, carol, dave), "opening");
 
-        try (LiveClient carols = LiveClient.socket(server.port(), api.signIn(carol));
-             LiveClient daves = LiveClient.socket(server.port(), api.signIn(dave));
-             StalledSocket bobs = StalledSocket.open(server.port(), api.signIn(bob));
-             StalledSocket erins = StalledSocket.open(server.port(), api.signIn(erin))) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.liveSessions(api) == 4.0);
-            assertThat(ServerMetrics.cutOffAsSlow(api)).isZero();
+        try (LiveClient carols = LiveClient.socket(server.port(), server.api().signIn(carol));
+             LiveClient daves = LiveClient.socket(server.port(), server.api().signIn(dave));
+             StalledSocket bobs = StalledSocket.open(server.port(), server.api().signIn(bob));
+             StalledSocket erins = StalledSocket.open(server.port(), server.api().signIn(erin))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> ServerMetrics.liveSessions(server.api()) == 4.0);
+            assertThat(ServerMetrics.cutOffAsSlow(server.api())).isZero();
 
             int sent = 1;
             long started = System.nanoTime();
-            while (ServerMetrics.cutOffAsSlow(api) < 2.0) {
+            while (ServerMetrics.cutOffAsSlow(server.api()) < 2.0) {
                 assertThat(sent).as("messages sent without bob and erin being cut off").isLessThan(MOST_MESSAGES);
                 sendConcurrently(aliceToken, chat, BATCH);
                 sent += BATCH;
@@ -92,7 +72,7 @@ class LiveOnSlowClientTest {
 
             // The chat goes on for the others after bob and erin are gone.
             for (int i = 0; i < 10; i++) {
-                send(aliceToken, chat);
+                server.send(aliceToken, chat, BODY);
                 sent++;
             }
             int total = sent;
@@ -102,10 +82,10 @@ class LiveOnSlowClientTest {
             assertThat(ids(daves, chat)).as("dave's messages, each once, in order").isEqualTo(everyId);
             assertThat(carols.closed()).isNotDone();
             assertThat(daves.closed()).isNotDone();
-            assertThat(ServerMetrics.cutOffAsSlow(api)).as("only bob and erin were cut off").isEqualTo(2.0);
+            assertThat(ServerMetrics.cutOffAsSlow(server.api())).as("only bob and erin were cut off").isEqualTo(2.0);
 
             // Bob never reads, so never takes his close frame either: the server drops him.
-            await().atMost(Duration.ofSeconds(15)).until(() -> ServerMetrics.liveSessions(api) == 2.0);
+            await().atMost(Duration.ofSeconds(15)).until(() -> ServerMetrics.liveSessions(server.api()) == 2.0);
             StalledSocket.Ending bobsEnding = bobs.readUntilClose();
             System.out.println("slow client that never read, reading after it was dropped: " + bobsEnding);
             assertThat(bobsEnding.code()).as("dropped, so no close frame reached bob").isEmpty();
@@ -120,7 +100,7 @@ class LiveOnSlowClientTest {
                 int share = count / SENDERS + (thread < count % SENDERS ? 1 : 0);
                 sends.add(senders.submit(() -> {
                     for (int i = 0; i < share; i++) {
-                        send(token, chat);
+                        server.send(token, chat, BODY);
                     }
                 }));
             }
@@ -132,11 +112,6 @@ class LiveOnSlowClientTest {
                 }
             }
         }
-    }
-
-    private void send(String token, String chat) {
-        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", token, Map.of("message", BODY));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
     private static List<Long> ids(LiveClient client, String chat) {

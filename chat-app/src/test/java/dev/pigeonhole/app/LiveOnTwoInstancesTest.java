@@ -2,15 +2,13 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
-import dev.pigeonhole.adapter.postgres.PostgresSettings;
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,45 +29,34 @@ class LiveOnTwoInstancesTest {
     }
 
     private final Topology topology;
-    private Server one;
-    private Server other;
+    @RegisterExtension
+    final RunningServer one = RunningServer.on(this::config);
+    @RegisterExtension
+    final RunningServer other = one.alongside(LiveOnTwoInstancesTest::theOtherInstance);
 
     LiveOnTwoInstancesTest(Topology topology) {
         this.topology = topology;
     }
 
-    @BeforeEach
-    void start() {
-        String secret = LiveServers.newSecret();
+    private AppConfig config() {
         if (topology == Topology.POSTGRES) {
-            PostgresSettings schema = PostgresServers.local().newSettings();
-            one = LiveServers.start(LiveServers.onPostgres(schema), secret);
-            other = LiveServers.start(LiveServers.onPostgres(schema.withMigrate(false)), secret);
-            return;
+            return StoreUnderTest.POSTGRES.config();
         }
         RedisTarget redis = topology == Topology.CLUSTER ? RedisServers.cluster() : RedisServers.single();
-        String prefix = redis.newPrefix();
-        one = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisConfig.Client.JEDIS), secret);
-        other = LiveServers.start(LiveServers.onRedis(redis.endpoint(), prefix, RedisConfig.Client.LETTUCE), secret);
+        return StoreUnderTest.REDIS_THROUGH_JEDIS.on(redis, redis.newPrefix());
     }
 
-    @AfterEach
-    void stop() {
-        try {
-            if (one != null) {
-                one.close();
-            }
-        } finally {
-            if (other != null) {
-                other.close();
-            }
-        }
+    /** On Redis, the other instance goes through Lettuce; on PostgreSQL, it finds the schema migrated already. */
+    private static AppConfig theOtherInstance(AppConfig config) {
+        return config.postgres()
+                .map(settings -> config.withPostgres(settings.withMigrate(false)))
+                .orElseGet(() -> config.withRedis(config.redis().withClient(RedisClientKind.LETTUCE)));
     }
 
     @Test
     void a_message_sent_through_one_instance_is_pushed_to_sockets_on_both_once() throws Exception {
-        ApiClient oneApi = ApiClient.onPort(one.port());
-        ApiClient otherApi = ApiClient.onPort(other.port());
+        ApiClient oneApi = one.api();
+        ApiClient otherApi = other.api();
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
         String carol = ApiClient.randomUser("carol");
@@ -84,11 +71,11 @@ class LiveOnTwoInstancesTest {
             awaitMessage(bobOnOne, 1);
             awaitMessage(carolOnOther, 1);
 
-            send(otherApi, aliceToken, chat, "through the other");
+            other.send(aliceToken, chat, "through the other");
             awaitMessage(bobOnOne, 2);
             awaitMessage(carolOnOther, 2);
 
-            send(oneApi, aliceToken, chat, "through the one");
+            one.send(aliceToken, chat, "through the one");
             awaitMessage(bobOnOne, 3);
             awaitMessage(carolOnOther, 3);
 
@@ -96,11 +83,6 @@ class LiveOnTwoInstancesTest {
             assertThat(bobOnOne.messages(chat)).as("bob's socket on the one instance").isEqualTo(everything);
             assertThat(carolOnOther.messages(chat)).as("carol's socket on the other instance").isEqualTo(everything);
         }
-    }
-
-    private static void send(ApiClient api, String token, String chat, String text) {
-        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", token, Map.of("message", text));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
     private static void awaitMessage(LiveClient client, long id) throws InterruptedException {

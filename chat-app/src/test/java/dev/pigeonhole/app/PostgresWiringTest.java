@@ -2,10 +2,10 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.domain.model.chat.PendingChat;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -20,14 +20,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The composition root on PostgreSQL: the book's scenario, the server on it, and a database that is not there. */
 class PostgresWiringTest {
 
-    private static AppConfig onPostgres() {
-        return LiveServers.onPostgres(PostgresServers.local().newSettings());
-    }
+    @RegisterExtension
+    final RunningServer server = RunningServer.startedByTheTest();
 
     @Test
     void the_books_scenario_plays_the_same_on_postgres() throws Exception {
         List<PendingChat> pending;
-        try (Pigeonhole app = Pigeonhole.start(onPostgres(), InstantSource.system())) {
+        try (Pigeonhole app = Pigeonhole.start(StoreUnderTest.POSTGRES.config(), InstantSource.system())) {
             pending = new BookScenario(app, new PrintWriter(new StringWriter())).run();
         }
 
@@ -39,22 +38,20 @@ class PostgresWiringTest {
 
     @Test
     void the_server_runs_on_postgres_and_says_so_on_health() {
-        try (Server server = Server.start(onPostgres(), ServerConfig.defaults().withPort(0).withDevLogin(true),
-                InstantSource.system())) {
-            ApiClient api = ApiClient.onPort(server.port());
-            String alice = api.signIn("alice");
-            String chat = api.postJson("/api/chats", alice, Map.of("members", List.of("bob"), "message", "hi"))
-                    .json().get("chatId").stringValue();
+        server.start(StoreUnderTest.POSTGRES.config());
+        ApiClient api = server.api();
+        String alice = api.signIn("alice");
+        String chat = api.postJson("/api/chats", alice, Map.of("members", List.of("bob"), "message", "hi"))
+                .json().get("chatId").stringValue();
 
-            assertThat(api.postJson("/api/chats/" + chat + "/messages", alice, Map.of("message", "there"))
-                    .json().get("id").longValue()).isEqualTo(2);
-            assertThat(api.get("/api/pending", api.signIn("bob")).json().get("chats").get(0).get("unread").longValue())
-                    .isEqualTo(2);
-            ApiClient.Response health = api.get("/health", null);
-            assertThat(health.status()).isEqualTo(200);
-            assertThat(health.body()).contains("postgres");
-            assertThat(server.store()).startsWith("postgres (").doesNotContain("password");
-        }
+        assertThat(api.postJson("/api/chats/" + chat + "/messages", alice, Map.of("message", "there"))
+                .json().get("id").longValue()).isEqualTo(2);
+        assertThat(api.get("/api/pending", api.signIn("bob")).json().get("chats").get(0).get("unread").longValue())
+                .isEqualTo(2);
+        ApiClient.Response health = api.get("/health", null);
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.body()).contains("postgres");
+        assertThat(server.store()).startsWith("postgres (").doesNotContain("password");
     }
 
     @Test

@@ -1,13 +1,12 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
@@ -27,52 +26,41 @@ class PrivateChatAbuseTest {
 
     private static final int EARLIER_MESSAGES = 5;
 
-    private final StoreUnderTest store;
-    private Server server;
-    private ApiClient api;
+    @RegisterExtension
+    final RunningServer server;
     private String alice;
     private String aliceToken;
     private String bob;
 
     PrivateChatAbuseTest(StoreUnderTest store) {
-        this.store = store;
+        this.server = RunningServer.on(store::config);
     }
 
     @BeforeEach
-    void start() {
-        AppConfig config = store.config();
-        server = Server.start(config, ServerConfig.defaults().withPort(0), Clock.systemUTC());
-        api = ApiClient.onPort(server.port());
+    void signIn() {
         alice = ApiClient.randomUser("alice");
         bob = ApiClient.randomUser("bob");
-        aliceToken = api.signIn(alice);
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
+        aliceToken = server.api().signIn(alice);
     }
 
     @Test
     void a_stranger_reads_0_messages_of_a_private_chat_whatever_it_tries() {
         String chat = chatWithHistory(Map.of());
         String mallory = ApiClient.randomUser("mallory");
-        String malloryToken = api.signIn(mallory);
+        String malloryToken = server.api().signIn(mallory);
         String base = "/api/chats/" + chat;
 
-        assertProblem(api.post(base + "/members", malloryToken), 403, "private-chat");
-        assertProblem(api.postJson(base + "/members", malloryToken, Map.of("user", mallory)), 403, "private-chat");
-        assertProblem(api.postJson(base + "/members", malloryToken, Map.of("user", bob)), 403, "not-a-member");
-        assertProblem(api.get(base + "/messages?after=0", malloryToken), 403, "not-a-member");
-        assertProblem(api.postJson(base + "/read", malloryToken, Map.of("upTo", 1)), 403, "not-a-member");
-        assertProblem(api.postJson(base + "/messages", malloryToken, Map.of("message", "let me in")), 403,
+        assertProblem(server.api().post(base + "/members", malloryToken), 403, "private-chat");
+        assertProblem(server.api().postJson(base + "/members", malloryToken, Map.of("user", mallory)), 403, "private-chat");
+        assertProblem(server.api().postJson(base + "/members", malloryToken, Map.of("user", bob)), 403, "not-a-member");
+        assertProblem(server.api().get(base + "/messages?after=0", malloryToken), 403, "not-a-member");
+        assertProblem(server.api().postJson(base + "/read", malloryToken, Map.of("upTo", 1)), 403, "not-a-member");
+        assertProblem(server.api().postJson(base + "/messages", malloryToken, Map.of("message", "let me in")), 403,
                 "not-a-member");
 
-        assertThat(ok(api.get("/api/chats", malloryToken)).values()).isEmpty();
-        assertThat(ok(api.get("/api/pending", malloryToken)).get("chats").values()).isEmpty();
-        JsonNode members = ok(api.get("/api/chats", aliceToken)).values().iterator().next().get("members");
+        assertThat(ok(server.api().get("/api/chats", malloryToken)).values()).isEmpty();
+        assertThat(ok(server.api().get("/api/pending", malloryToken)).get("chats").values()).isEmpty();
+        JsonNode members = ok(server.api().get("/api/chats", aliceToken)).values().iterator().next().get("members");
         assertThat(members.values()).as("nothing changed").extracting(JsonNode::stringValue)
                 .containsExactlyInAnyOrder(alice, bob);
     }
@@ -90,22 +78,22 @@ class PrivateChatAbuseTest {
     void someone_invited_later_reads_0_of_the_messages_sent_before_it_came_in() {
         String chat = chatWithHistory(Map.of());
         String carol = ApiClient.randomUser("carol");
-        String carolToken = api.signIn(carol);
+        String carolToken = server.api().signIn(carol);
 
-        ApiClient.Response invited = api.postJson("/api/chats/" + chat + "/members", aliceToken, Map.of("user", carol));
+        ApiClient.Response invited = server.api().postJson("/api/chats/" + chat + "/members", aliceToken, Map.of("user", carol));
         assertThat(invited.status()).as(invited.toString()).isEqualTo(204);
 
-        JsonNode history = ok(api.get("/api/chats/" + chat + "/messages?after=0", carolToken));
+        JsonNode history = ok(server.api().get("/api/chats/" + chat + "/messages?after=0", carolToken));
         assertThat(history.get("messages").values()).as("of %d earlier messages", EARLIER_MESSAGES).isEmpty();
         assertThat(history.get("gap").booleanValue()).isFalse();
-        assertThat(ok(api.get("/api/pending", carolToken)).get("chats").values())
+        assertThat(ok(server.api().get("/api/pending", carolToken)).get("chats").values())
                 .allSatisfy(pending -> assertThat(pending.get("messages").values()).isEmpty());
-        JsonNode listed = ok(api.get("/api/chats", carolToken)).values().iterator().next();
+        JsonNode listed = ok(server.api().get("/api/chats", carolToken)).values().iterator().next();
         assertThat(listed.get("unread").longValue()).isZero();
         assertThat(listed.get("open").booleanValue()).isFalse();
 
-        send(chat, "welcome, carol");
-        assertThat(ok(api.get("/api/chats/" + chat + "/messages?after=0", carolToken)).get("messages").values())
+        server.send(aliceToken, chat, "welcome, carol");
+        assertThat(ok(server.api().get("/api/chats/" + chat + "/messages?after=0", carolToken)).get("messages").values())
                 .extracting(message -> message.get("message").stringValue()).containsExactly("welcome, carol");
     }
 
@@ -113,15 +101,15 @@ class PrivateChatAbuseTest {
     void anyone_joins_an_open_chat_by_itself_and_still_reads_nothing_from_before() {
         String chat = chatWithHistory(Map.of("open", true));
         String dave = ApiClient.randomUser("dave");
-        String daveToken = api.signIn(dave);
+        String daveToken = server.api().signIn(dave);
 
-        ApiClient.Response joined = api.post("/api/chats/" + chat + "/members", daveToken);
+        ApiClient.Response joined = server.api().post("/api/chats/" + chat + "/members", daveToken);
 
         assertThat(joined.status()).as(joined.toString()).isEqualTo(204);
-        assertThat(ok(api.get("/api/chats/" + chat + "/messages?after=0", daveToken)).get("messages").values())
+        assertThat(ok(server.api().get("/api/chats/" + chat + "/messages?after=0", daveToken)).get("messages").values())
                 .isEmpty();
-        assertThat(ok(api.get("/api/chats", daveToken)).values().iterator().next().get("open").booleanValue()).isTrue();
-        assertProblem(api.postJson("/api/chats/" + chat + "/members", api.signIn(ApiClient.randomUser("erin")),
+        assertThat(ok(server.api().get("/api/chats", daveToken)).values().iterator().next().get("open").booleanValue()).isTrue();
+        assertProblem(server.api().postJson("/api/chats/" + chat + "/members", server.api().signIn(ApiClient.randomUser("erin")),
                 Map.of("user", dave)), 403, "not-a-member");
     }
 
@@ -130,18 +118,13 @@ class PrivateChatAbuseTest {
         Map<String, Object> body = new HashMap<>(extra);
         body.put("members", List.of(bob));
         body.put("message", "message 1");
-        ApiClient.Response created = api.postJson("/api/chats", aliceToken, body);
+        ApiClient.Response created = server.api().postJson("/api/chats", aliceToken, body);
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String chat = created.json().get("chatId").stringValue();
         for (int n = 2; n <= EARLIER_MESSAGES; n++) {
-            send(chat, "message " + n);
+            server.send(aliceToken, chat, "message " + n);
         }
         return chat;
-    }
-
-    private void send(String chat, String text) {
-        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", text));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
     }
 
     private static JsonNode ok(ApiClient.Response response) {

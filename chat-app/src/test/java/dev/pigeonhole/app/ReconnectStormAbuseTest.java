@@ -2,7 +2,8 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.adapter.http.LiveClient;
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,9 +12,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -28,44 +28,31 @@ import static org.awaitility.Awaitility.await;
  * once Redis is back the sockets follow their chats again and push what is sent.
  */
 @ParameterizedClass(name = "{0}")
-@EnumSource(RedisConfig.Client.class)
+@EnumSource(RedisClientKind.class)
 class ReconnectStormAbuseTest {
 
     private static final int CLIENTS = 100;
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
-    private final RedisConfig.Client client;
+    private final RedisClientKind client;
+    @RegisterExtension
+    final RunningServer server = RunningServer.on(this::onOwnRedis);
     private LocalRedisServer redis;
-    private Server server;
 
-    ReconnectStormAbuseTest(RedisConfig.Client client) {
+    ReconnectStormAbuseTest(RedisClientKind client) {
         this.client = client;
     }
 
-    @BeforeEach
-    void start() {
-        redis = LocalRedisServer.startDurable();
+    private AppConfig onOwnRedis() {
+        redis = server.closesAfterwards(LocalRedisServer.startDurable());
         // The default timeouts: an outage must be found out as fast as it is in production.
-        server = LiveServers.start(AppConfig.defaults().withRedis(RedisConfig.defaults().withClient(client)
-                .withEndpoint(redis.target().endpoint()).withKeyPrefix(redis.target().newPrefix())), LiveServers.newSecret());
-    }
-
-    @AfterEach
-    void stop() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } finally {
-            if (redis != null) {
-                redis.close();
-            }
-        }
+        return AppConfig.defaults().withRedis(RedisConfig.defaults().withClient(client)
+                .withEndpoint(TestConfigs.endpoint(redis.target())).withKeyPrefix(redis.target().newPrefix()));
     }
 
     @Test
     void a_store_outage_during_a_hundred_simultaneous_reconnects_closes_no_socket_and_each_resyncs() throws Exception {
-        ApiClient api = ApiClient.onPort(server.port());
+        ApiClient api = server.api();
         List<String> users = new ArrayList<>();
         List<String> tokens = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {

@@ -1,20 +1,21 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.redis.KeyLayout;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
-import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.CreateChat;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -38,20 +39,21 @@ class RedisWiringTest {
 
     static Stream<Arguments> wirings() {
         return Stream.of(
-                Arguments.of(RedisConfig.Client.JEDIS, RedisConfig.Layout.TAGGED, false),
-                Arguments.of(RedisConfig.Client.LETTUCE, RedisConfig.Layout.TAGGED, false),
-                Arguments.of(RedisConfig.Client.LETTUCE, RedisConfig.Layout.BOOK, false),
-                Arguments.of(RedisConfig.Client.JEDIS, RedisConfig.Layout.TAGGED, true),
-                Arguments.of(RedisConfig.Client.LETTUCE, RedisConfig.Layout.TAGGED, true));
+                Arguments.of(RedisClientKind.JEDIS, RedisConfig.Layout.TAGGED, false),
+                Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.TAGGED, false),
+                Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.BOOK, false),
+                Arguments.of(RedisClientKind.JEDIS, RedisConfig.Layout.TAGGED, true),
+                Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.TAGGED, true));
     }
 
     @ParameterizedTest(name = "{0}, {1} keys, cluster: {2}")
     @MethodSource("wirings")
-    void the_books_scenario_plays_the_same_on_redis(RedisConfig.Client client, RedisConfig.Layout layout,
+    void the_books_scenario_plays_the_same_on_redis(RedisClientKind client, RedisConfig.Layout layout,
                                                     boolean cluster) throws Exception {
         RedisTarget target = cluster ? RedisServers.cluster() : RedisServers.single();
         AppConfig config = AppConfig.defaults().withRedis(RedisConfig.defaults()
-                .withClient(client).withEndpoint(target.endpoint()).withLayout(layout).withKeyPrefix(target.newPrefix()));
+                .withClient(client).withEndpoint(TestConfigs.endpoint(target)).withLayout(layout)
+                .withKeyPrefix(target.newPrefix()));
 
         List<PendingChat> pending;
         try (Pigeonhole app = Pigeonhole.start(config, InstantSource.system())) {
@@ -70,7 +72,7 @@ class RedisWiringTest {
         RedisTarget target = RedisServers.single();
         String prefix = target.newPrefix();
         AppConfig config = AppConfig.defaults().withRedis(RedisConfig.defaults()
-                .withEndpoint(target.endpoint()).withKeyPrefix(prefix));
+                .withEndpoint(TestConfigs.endpoint(target)).withKeyPrefix(prefix));
         UserId alice = UserId.of("alice");
         UserId bob = UserId.of("bob");
 

@@ -1,21 +1,20 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.CreateChat;
-import dev.pigeonhole.domain.port.in.SendMessage;
-import org.junit.jupiter.api.AfterEach;
+import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.domain.port.in.chat.SendMessage;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,38 +33,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ResourceBoundsAbuseTest {
 
     private final StoreUnderTest store;
-    private Server server;
-    private ApiClient api;
+    @RegisterExtension
+    final RunningServer server = RunningServer.startedByTheTest();
 
     ResourceBoundsAbuseTest(StoreUnderTest store) {
         this.store = store;
     }
 
-    private void start(AppConfig config) {
-        server = Server.start(config, ServerConfig.defaults().withPort(0).withDevLogin(true), Clock.systemUTC());
-        api = ApiClient.onPort(server.port());
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
     @Test
     void six_hundred_rapid_sends_are_held_to_the_default_rate_and_the_refused_ones_store_nothing() {
-        start(store.config());
+        server.start(store.config());
         String alice = ApiClient.randomUser("alice");
-        String token = api.signIn(alice);
-        String chat = api.postJson("/api/chats", token, Map.of("members", List.of(), "message", "go"))
-                .json().get("chatId").stringValue();
+        String token = server.api().signIn(alice);
+        String chat = server.openChat(token, List.of(), "go");
 
         int stored = 0;
         int refused = 0;
         long started = System.nanoTime();
         for (int send = 0; send < 600; send++) {
-            ApiClient.Response answer = api.postJson("/api/chats/" + chat + "/messages", token,
+            ApiClient.Response answer = server.api().postJson("/api/chats/" + chat + "/messages", token,
                     Map.of("message", "flood " + send));
             if (answer.status() == 201) {
                 stored++;
@@ -81,13 +67,13 @@ class ResourceBoundsAbuseTest {
                 store, seconds, stored, refused);
         // 20 at once, then one every 250 ms: what the clock allowed, and no more.
         assertThat(stored).isLessThanOrEqualTo(20 + (int) Math.ceil(seconds * 4) + 1);
-        assertThat(api.get("/api/chats/" + chat + "/messages?after=0&limit=1", token).json().get("lastId").longValue())
+        assertThat(server.api().get("/api/chats/" + chat + "/messages?after=0&limit=1", token).json().get("lastId").longValue())
                 .as("a refused send stored nothing").isEqualTo(1 + stored);
     }
 
     @Test
     void pending_for_ten_chats_two_megabytes_deep_stays_within_its_budget() {
-        start(LiveServers.unthrottled(store.config()));
+        server.start(TestConfigs.unthrottled(store.config()));
         UserId alice = UserId.of(ApiClient.randomUser("alice"));
         String bob = ApiClient.randomUser("bob");
         // Control characters: each is one byte of text and six in JSON (\u0001), the worst case.
@@ -100,7 +86,7 @@ class ResourceBoundsAbuseTest {
             }
         }
 
-        ApiClient.Response pending = api.get("/api/pending", api.signIn(bob));
+        ApiClient.Response pending = server.api().get("/api/pending", server.api().signIn(bob));
 
         int messages = 0;
         long textBytes = 0;
@@ -123,16 +109,15 @@ class ResourceBoundsAbuseTest {
     void a_chats_memory_of_keys_follows_its_retention() {
         RedisTarget redis = store.isRedis() ? RedisServers.single() : null;
         String prefix = redis == null ? null : redis.newPrefix();
-        AppConfig config = LiveServers.unthrottled(redis == null ? store.config() : store.onRedis(redis, prefix));
-        start(config.withLimits(config.limits().withMaxRetained(100)));
+        AppConfig config = TestConfigs.unthrottled(redis == null ? store.config() : store.on(redis, prefix));
+        server.start(config.withLimits(config.limits().withMaxRetained(100)));
         String alice = ApiClient.randomUser("alice");
-        String token = api.signIn(alice);
-        String chat = api.postJson("/api/chats", token, Map.of("members", List.of(), "message", "go"))
-                .json().get("chatId").stringValue();
+        String token = server.api().signIn(alice);
+        String chat = server.openChat(token, List.of(), "go");
         String kilobyte = "k".repeat(1_024);
 
         for (int send = 0; send < 400; send++) {
-            assertThat(api.postJson("/api/chats/" + chat + "/messages", token,
+            assertThat(server.api().postJson("/api/chats/" + chat + "/messages", token,
                     Map.of("message", kilobyte, "idempotencyKey", "key-" + send)).status()).isEqualTo(201);
         }
 
@@ -150,34 +135,34 @@ class ResourceBoundsAbuseTest {
             assertThat(remembered).isEqualTo(100);
             assertThat(bytes).as("100 messages of 1 KiB and 100 small records").isLessThan(200_000);
         }
-        assertThat(api.postJson("/api/chats/" + chat + "/messages", token,
+        assertThat(server.api().postJson("/api/chats/" + chat + "/messages", token,
                 Map.of("message", kilobyte, "idempotencyKey", "key-399")).json().get("id").longValue())
                 .as("a recent key still answers its first id").isEqualTo(401);
-        assertThat(api.postJson("/api/chats/" + chat + "/messages", token,
+        assertThat(server.api().postJson("/api/chats/" + chat + "/messages", token,
                 Map.of("message", kilobyte, "idempotencyKey", "key-0")).json().get("id").longValue())
                 .as("the oldest key was forgotten with the 300 before the newest 100: a new message").isEqualTo(402);
     }
 
     @Test
     void a_mailbox_whose_answer_is_lost_on_the_way_loses_nothing() {
-        start(store.config());
+        server.start(store.config());
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
-        String aliceToken = api.signIn(alice);
-        String bobToken = api.signIn(bob);
+        String aliceToken = server.api().signIn(alice);
+        String bobToken = server.api().signIn(bob);
         for (int m = 1; m <= 3; m++) {
-            api.postJson("/api/users/" + bob + "/mailbox", aliceToken, Map.of("message", "direct " + m));
+            server.api().postJson("/api/users/" + bob + "/mailbox", aliceToken, Map.of("message", "direct " + m));
         }
 
-        api.get("/api/mailbox?max=10", bobToken); // the answer that never arrived
-        JsonNode again = api.get("/api/mailbox?max=10", bobToken).json().get("messages");
+        server.api().get("/api/mailbox?max=10", bobToken); // the answer that never arrived
+        JsonNode again = server.api().get("/api/mailbox?max=10", bobToken).json().get("messages");
 
         System.out.printf("[bounds] %s: after a lost answer the mailbox still holds %d of 3 messages%n", store,
                 again.size());
         assertThat(again.values()).extracting(message -> message.get("message").stringValue())
                 .containsExactly("direct 1", "direct 2", "direct 3");
-        assertThat(api.postJson("/api/mailbox/read", bobToken, Map.of("upTo", again.get(2).get("id").longValue()))
+        assertThat(server.api().postJson("/api/mailbox/read", bobToken, Map.of("upTo", again.get(2).get("id").longValue()))
                 .status()).isEqualTo(204);
-        assertThat(api.get("/api/mailbox?max=10", bobToken).json().get("messages").values()).isEmpty();
+        assertThat(server.api().get("/api/mailbox?max=10", bobToken).json().get("messages").values()).isEmpty();
     }
 }

@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.redis.RedisClientKind;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -102,8 +103,8 @@ class ServeCommandTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(RedisConfig.Client.class)
-    void a_redis_that_does_not_answer_is_exit_status_3_with_one_line(RedisConfig.Client client) {
+    @EnumSource(RedisClientKind.class)
+    void a_redis_that_does_not_answer_is_exit_status_3_with_one_line(RedisClientKind client) {
         String url = "redis://127.0.0.1:" + closedPort();
 
         Outcome outcome = serve("--port", "0", "--store", "redis", "--redis-client", client.name().toLowerCase(),

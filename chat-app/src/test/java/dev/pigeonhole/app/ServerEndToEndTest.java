@@ -1,8 +1,9 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.testsupport.TestClock;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -10,9 +11,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
@@ -36,36 +36,25 @@ class ServerEndToEndTest {
 
     private final StoreUnderTest store;
     private final TestClock clock = new TestClock(START);
+    // Maintenance would prune presence behind the test's back once the clock moves; an hour keeps it out.
+    @RegisterExtension
+    final RunningServer server = RunningServer.on(this::config).clock(clock)
+            .configured(config -> config.withMaintenance(Duration.ofHours(1)));
     private RedisTarget redis;
     private String prefix;
-    private Server server;
-    private ApiClient api;
 
     ServerEndToEndTest(StoreUnderTest store) {
         this.store = store;
     }
 
-    @BeforeEach
-    void start() {
-        AppConfig config;
-        if (store.isRedis()) {
-            // This test looks at the keys a deleted chat left, so it keeps the prefix at hand.
-            redis = RedisServers.single();
-            prefix = redis.newPrefix();
-            config = store.onRedis(redis, prefix);
-        } else {
-            config = store.config();
+    private AppConfig config() {
+        if (!store.isRedis()) {
+            return store.config();
         }
-        // Maintenance would prune presence behind the test's back once the clock moves; an hour keeps it out.
-        server = Server.start(config, ServerConfig.defaults().withPort(0).withMaintenance(Duration.ofHours(1)), clock);
-        api = ApiClient.onPort(server.port());
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
+        // This test looks at the keys a deleted chat left, so it keeps the prefix at hand.
+        redis = RedisServers.single();
+        prefix = redis.newPrefix();
+        return store.on(redis, prefix);
     }
 
     // --- group chat -----------------------------------------------------------------------------
@@ -74,16 +63,18 @@ class ServerEndToEndTest {
     void a_new_chat_is_pending_for_the_other_member_and_never_unread_for_its_sender() {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
-        String aliceToken = api.signIn(alice);
-        String bobToken = api.signIn(bob);
+        String aliceToken = server.api().signIn(alice);
+        String bobToken = server.api().signIn(bob);
 
-        ApiClient.Response created = api.postJson("/api/chats", aliceToken, Map.of("members", List.of(bob), "message", "hi"));
+        ApiClient.Response created = server.api().postJson("/api/chats", aliceToken,
+                Map.of("members", List.of(bob), "message", "hi"));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String chat = created.json().get("chatId").stringValue();
         assertThat(chat).isNotBlank();
         assertThat(created.json().get("message")).isEqualTo(message(1, alice, "hi"));
 
-        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", "are you there?"));
+        ApiClient.Response sent = server.api().postJson("/api/chats/" + chat + "/messages", aliceToken,
+                Map.of("message", "are you there?"));
         assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
         assertThat(sent.json()).isEqualTo(message(2, alice, "are you there?"));
 
@@ -99,7 +90,7 @@ class ServerEndToEndTest {
         assertThat(alicesPending.get("unread").longValue()).isZero();
         assertThat(alicesPending.get("messages").values()).isEmpty();
 
-        JsonNode bobsChats = ok(api.get("/api/chats", bobToken));
+        JsonNode bobsChats = ok(server.api().get("/api/chats", bobToken));
         assertThat(bobsChats.values()).singleElement().satisfies(summary -> {
             assertThat(summary.get("chatId").stringValue()).isEqualTo(chat);
             assertThat(strings(summary.get("members"))).containsExactlyElementsOf(sorted(alice, bob));
@@ -113,21 +104,22 @@ class ServerEndToEndTest {
     void a_member_reads_the_history_a_page_at_a_time_without_moving_its_cursor() {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
-        String aliceToken = api.signIn(alice);
-        String bobToken = api.signIn(bob);
-        String chat = createChat(aliceToken, List.of(bob), "one");
-        send(aliceToken, chat, "two");
-        send(aliceToken, chat, "three");
+        String aliceToken = server.api().signIn(alice);
+        String bobToken = server.api().signIn(bob);
+        String chat = server.openChat(aliceToken, List.of(bob), "one");
+        server.send(aliceToken, chat, "two");
+        server.send(aliceToken, chat, "three");
 
-        JsonNode first = ok(api.get("/api/chats/" + chat + "/messages?after=0&limit=2", bobToken));
+        JsonNode first = ok(server.api().get("/api/chats/" + chat + "/messages?after=0&limit=2", bobToken));
         assertThat(ids(first.get("messages"))).containsExactly(1L, 2L);
         assertThat(first.get("gap").booleanValue()).isFalse();
-        JsonNode second = ok(api.get("/api/chats/" + chat + "/messages?after=2&limit=2", bobToken));
+        JsonNode second = ok(server.api().get("/api/chats/" + chat + "/messages?after=2&limit=2", bobToken));
         assertThat(second.get("messages").values()).containsExactly(message(3, alice, "three"));
 
         assertThat(onlyPendingChat(bobToken).get("unread").longValue()).isEqualTo(3);
 
-        ApiClient.Response stranger = api.get("/api/chats/" + chat + "/messages", api.signIn(ApiClient.randomUser("carol")));
+        ApiClient.Response stranger = server.api().get("/api/chats/" + chat + "/messages",
+                server.api().signIn(ApiClient.randomUser("carol")));
         assertThat(stranger.status()).as(stranger.toString()).isEqualTo(403);
         assertThat(stranger.contentType()).startsWith("application/problem+json");
     }
@@ -136,22 +128,22 @@ class ServerEndToEndTest {
     void acknowledging_up_to_the_last_message_empties_pending_and_never_moves_back() {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
-        String aliceToken = api.signIn(alice);
-        String bobToken = api.signIn(bob);
-        String chat = createChat(aliceToken, List.of(bob), "one");
-        send(aliceToken, chat, "two");
+        String aliceToken = server.api().signIn(alice);
+        String bobToken = server.api().signIn(bob);
+        String chat = server.openChat(aliceToken, List.of(bob), "one");
+        server.send(aliceToken, chat, "two");
 
-        assertThat(api.postJson("/api/chats/" + chat + "/read", bobToken, Map.of("upTo", 1)).status()).isEqualTo(204);
+        assertThat(server.api().postJson("/api/chats/" + chat + "/read", bobToken, Map.of("upTo", 1)).status()).isEqualTo(204);
         JsonNode afterFirst = onlyPendingChat(bobToken);
         assertThat(afterFirst.get("messages").values()).containsExactly(message(2, alice, "two"));
         assertThat(afterFirst.get("unread").longValue()).isEqualTo(1);
 
-        assertThat(api.postJson("/api/chats/" + chat + "/read", bobToken, Map.of("upTo", 2)).status()).isEqualTo(204);
+        assertThat(server.api().postJson("/api/chats/" + chat + "/read", bobToken, Map.of("upTo", 2)).status()).isEqualTo(204);
         JsonNode afterAll = onlyPendingChat(bobToken);
         assertThat(afterAll.get("messages").values()).isEmpty();
         assertThat(afterAll.get("unread").longValue()).isZero();
 
-        assertThat(api.postJson("/api/chats/" + chat + "/read", bobToken, Map.of("upTo", 1)).status()).isEqualTo(204);
+        assertThat(server.api().postJson("/api/chats/" + chat + "/read", bobToken, Map.of("upTo", 1)).status()).isEqualTo(204);
         assertThat(onlyPendingChat(bobToken).get("unread").longValue()).isZero();
     }
 
@@ -160,25 +152,25 @@ class ServerEndToEndTest {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
         String carol = ApiClient.randomUser("carol");
-        String aliceToken = api.signIn(alice);
-        String carolToken = api.signIn(carol);
-        String chat = createChat(aliceToken, List.of(bob), "one");
-        send(aliceToken, chat, "two");
-        send(aliceToken, chat, "three");
+        String aliceToken = server.api().signIn(alice);
+        String carolToken = server.api().signIn(carol);
+        String chat = server.openChat(aliceToken, List.of(bob), "one");
+        server.send(aliceToken, chat, "two");
+        server.send(aliceToken, chat, "three");
 
-        ApiClient.Response invited = api.postJson("/api/chats/" + chat + "/members", aliceToken, Map.of("user", carol));
+        ApiClient.Response invited = server.api().postJson("/api/chats/" + chat + "/members", aliceToken, Map.of("user", carol));
         assertThat(invited.status()).as(invited.toString()).isEqualTo(204);
 
         JsonNode atJoin = onlyPendingChat(carolToken);
         assertThat(atJoin.get("unread").longValue()).isZero();
         assertThat(atJoin.get("messages").values()).isEmpty();
-        assertThat(ok(api.get("/api/chats", carolToken)).values()).singleElement().satisfies(summary -> {
+        assertThat(ok(server.api().get("/api/chats", carolToken)).values()).singleElement().satisfies(summary -> {
             assertThat(strings(summary.get("members"))).containsExactlyElementsOf(sorted(alice, bob, carol));
             assertThat(summary.get("cursor").longValue()).isEqualTo(3);
             assertThat(summary.get("lastId").longValue()).isEqualTo(3);
         });
 
-        send(aliceToken, chat, "welcome");
+        server.send(aliceToken, chat, "welcome");
         JsonNode afterWelcome = onlyPendingChat(carolToken);
         assertThat(afterWelcome.get("messages").values()).containsExactly(message(4, alice, "welcome"));
         assertThat(afterWelcome.get("unread").longValue()).isEqualTo(1);
@@ -188,31 +180,31 @@ class ServerEndToEndTest {
     void members_leave_only_for_themselves_and_the_last_one_out_deletes_the_chat() {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
-        String aliceToken = api.signIn(alice);
-        String bobToken = api.signIn(bob);
-        String chat = createChat(aliceToken, List.of(bob), "one");
+        String aliceToken = server.api().signIn(alice);
+        String bobToken = server.api().signIn(bob);
+        String chat = server.openChat(aliceToken, List.of(bob), "one");
 
-        assertThat(api.delete("/api/chats/" + chat + "/members/" + alice, bobToken).status()).isEqualTo(403);
+        assertThat(server.api().delete("/api/chats/" + chat + "/members/" + alice, bobToken).status()).isEqualTo(403);
 
-        assertThat(api.delete("/api/chats/" + chat + "/members/" + bob, bobToken).status()).isEqualTo(204);
-        assertThat(ok(api.get("/api/chats", bobToken)).values()).isEmpty();
-        assertThat(ok(api.get("/api/pending", bobToken)).get("chats").values()).isEmpty();
-        assertThat(api.get("/api/chats/" + chat + "/messages", bobToken).status()).isEqualTo(403);
+        assertThat(server.api().delete("/api/chats/" + chat + "/members/" + bob, bobToken).status()).isEqualTo(204);
+        assertThat(ok(server.api().get("/api/chats", bobToken)).values()).isEmpty();
+        assertThat(ok(server.api().get("/api/pending", bobToken)).get("chats").values()).isEmpty();
+        assertThat(server.api().get("/api/chats/" + chat + "/messages", bobToken).status()).isEqualTo(403);
         // Bob was holding message 1 back; with him gone every remaining member has seen it, so it goes.
-        JsonNode alicesHistory = ok(api.get("/api/chats/" + chat + "/messages", aliceToken));
+        JsonNode alicesHistory = ok(server.api().get("/api/chats/" + chat + "/messages", aliceToken));
         assertThat(alicesHistory.get("messages").values()).isEmpty();
         assertThat(alicesHistory.get("lastId").longValue()).isEqualTo(1);
 
-        assertThat(api.delete("/api/chats/" + chat + "/members/" + alice, aliceToken).status()).isEqualTo(204);
+        assertThat(server.api().delete("/api/chats/" + chat + "/members/" + alice, aliceToken).status()).isEqualTo(204);
 
-        ApiClient.Response read = api.get("/api/chats/" + chat + "/messages", aliceToken);
+        ApiClient.Response read = server.api().get("/api/chats/" + chat + "/messages", aliceToken);
         assertThat(read.status()).as(read.toString()).isEqualTo(404);
         assertThat(read.contentType()).startsWith("application/problem+json");
         assertThat(read.json().get("status").intValue()).isEqualTo(404);
-        assertThat(api.postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", "anyone?")).status())
+        assertThat(server.api().postJson("/api/chats/" + chat + "/messages", aliceToken, Map.of("message", "anyone?")).status())
                 .isEqualTo(404);
-        assertThat(api.post("/api/chats/" + chat + "/members", bobToken).status()).isEqualTo(404);
-        assertThat(ok(api.get("/api/chats", aliceToken)).values()).isEmpty();
+        assertThat(server.api().post("/api/chats/" + chat + "/members", bobToken).status()).isEqualTo(404);
+        assertThat(ok(server.api().get("/api/chats", aliceToken)).values()).isEmpty();
         if (redis != null) {
             assertThat(redis.keysWithPrefix(prefix)).as("keys left of the deleted chat")
                     .noneMatch(key -> key.contains("{" + chat + "}"));
@@ -221,7 +213,7 @@ class ServerEndToEndTest {
 
     @Test
     void a_call_without_a_token_is_refused_with_401() {
-        ApiClient.Response answer = api.get("/api/pending", null);
+        ApiClient.Response answer = server.api().get("/api/pending", null);
 
         assertThat(answer.status()).isEqualTo(401);
         assertThat(answer.contentType()).startsWith("application/problem+json");
@@ -235,25 +227,28 @@ class ServerEndToEndTest {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
         String carol = ApiClient.randomUser("carol");
-        String aliceToken = api.signIn(alice);
-        String bobToken = api.signIn(bob);
-        String carolToken = api.signIn(carol);
+        String aliceToken = server.api().signIn(alice);
+        String bobToken = server.api().signIn(bob);
+        String carolToken = server.api().signIn(carol);
 
-        assertThat(api.postJson("/api/users/" + carol + "/mailbox", aliceToken, Map.of("message", "one")).status()).isEqualTo(201);
-        assertThat(api.postJson("/api/users/" + carol + "/mailbox", bobToken, Map.of("message", "two")).status()).isEqualTo(201);
-        assertThat(api.postJson("/api/users/" + carol + "/mailbox", aliceToken, Map.of("message", "three")).status()).isEqualTo(201);
+        assertThat(server.api().postJson("/api/users/" + carol + "/mailbox", aliceToken, Map.of("message", "one")).status())
+                .isEqualTo(201);
+        assertThat(server.api().postJson("/api/users/" + carol + "/mailbox", bobToken, Map.of("message", "two")).status())
+                .isEqualTo(201);
+        assertThat(server.api().postJson("/api/users/" + carol + "/mailbox", aliceToken, Map.of("message", "three")).status())
+                .isEqualTo(201);
 
-        JsonNode firstTwo = ok(api.get("/api/mailbox?max=2", carolToken)).get("messages");
+        JsonNode firstTwo = ok(server.api().get("/api/mailbox?max=2", carolToken)).get("messages");
         assertThat(firstTwo.values()).containsExactly(message(1, alice, "one"), message(2, bob, "two"));
-        assertThat(ok(api.get("/api/mailbox?max=2", carolToken)).get("messages")).as("reading removes nothing")
+        assertThat(ok(server.api().get("/api/mailbox?max=2", carolToken)).get("messages")).as("reading removes nothing")
                 .isEqualTo(firstTwo);
 
-        assertThat(api.postJson("/api/mailbox/read", carolToken, Map.of("upTo", 2)).status()).isEqualTo(204);
-        assertThat(ok(api.get("/api/mailbox", carolToken)).get("messages").values())
+        assertThat(server.api().postJson("/api/mailbox/read", carolToken, Map.of("upTo", 2)).status()).isEqualTo(204);
+        assertThat(ok(server.api().get("/api/mailbox", carolToken)).get("messages").values())
                 .containsExactly(message(3, alice, "three"));
-        assertThat(api.postJson("/api/mailbox/read", carolToken, Map.of("upTo", 3)).status()).isEqualTo(204);
-        assertThat(ok(api.get("/api/mailbox", carolToken)).get("messages").values()).isEmpty();
-        assertThat(ok(api.get("/api/mailbox", aliceToken)).get("messages").values()).isEmpty();
+        assertThat(server.api().postJson("/api/mailbox/read", carolToken, Map.of("upTo", 3)).status()).isEqualTo(204);
+        assertThat(ok(server.api().get("/api/mailbox", carolToken)).get("messages").values()).isEmpty();
+        assertThat(ok(server.api().get("/api/mailbox", aliceToken)).get("messages").values()).isEmpty();
     }
 
     // --- presence -------------------------------------------------------------------------------
@@ -262,11 +257,11 @@ class ServerEndToEndTest {
     void a_signed_in_request_makes_a_user_online_until_the_presence_window_passes() {
         String alice = ApiClient.randomUser("alice");
         String bob = ApiClient.randomUser("bob");
-        String aliceToken = api.signIn(alice);
-        String bobToken = api.signIn(bob);
-        createChat(aliceToken, List.of(bob), "hi");
+        String aliceToken = server.api().signIn(alice);
+        String bobToken = server.api().signIn(bob);
+        server.openChat(aliceToken, List.of(bob), "hi");
 
-        ok(api.get("/api/chats", aliceToken));
+        ok(server.api().get("/api/chats", aliceToken));
         assertThat(online(bobToken, "")).containsExactlyElementsOf(sorted(alice, bob));
 
         clock.advance(Duration.ofMinutes(14));
@@ -276,7 +271,7 @@ class ServerEndToEndTest {
         assertThat(online(bobToken, "")).containsExactly(bob);
         assertThat(online(bobToken, "?within=PT20M")).containsExactlyElementsOf(sorted(alice, bob));
 
-        ok(api.get("/api/pending", aliceToken));
+        ok(server.api().get("/api/pending", aliceToken));
         assertThat(online(bobToken, "")).containsExactlyElementsOf(sorted(alice, bob));
     }
 
@@ -284,8 +279,8 @@ class ServerEndToEndTest {
     void presence_shows_the_people_one_shares_a_chat_with_and_no_stranger() {
         String alice = ApiClient.randomUser("alice");
         String stranger = ApiClient.randomUser("stranger");
-        String aliceToken = api.signIn(alice);
-        ok(api.get("/api/chats", api.signIn(stranger)));
+        String aliceToken = server.api().signIn(alice);
+        ok(server.api().get("/api/chats", server.api().signIn(stranger)));
 
         assertThat(online(aliceToken, "")).containsExactly(alice);
     }
@@ -298,46 +293,47 @@ class ServerEndToEndTest {
         String jason = BookScenario.JASON.value();
         String jeff = BookScenario.JEFF.value();
         String chat = BookScenario.CHAT.value();
-        String jasonToken = api.signIn(jason);
-        String jeffToken = api.signIn(jeff);
+        String jasonToken = server.api().signIn(jason);
+        String jeffToken = server.api().signIn(jeff);
 
-        ApiClient.Response created = api.postJson("/api/chats", jeffToken,
+        ApiClient.Response created = server.api().postJson("/api/chats", jeffToken,
                 Map.of("members", List.of(jason), "message", "hey jason, six messages coming", "chatId", chat));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         assertThat(created.json().get("chatId").stringValue()).isEqualTo(chat);
         for (int n = 2; n <= 6; n++) {
             String sender = n == 3 ? jasonToken : jeffToken;
-            assertThat(send(sender, chat, "message number " + n).get("id").longValue()).isEqualTo(n);
+            assertThat(server.send(sender, chat, "message number " + n).get("id").longValue()).isEqualTo(n);
         }
-        assertThat(api.postJson("/api/chats/" + chat + "/read", jasonToken, Map.of("upTo", 5)).status()).isEqualTo(204);
+        assertThat(server.api().postJson("/api/chats/" + chat + "/read", jasonToken, Map.of("upTo", 5)).status()).isEqualTo(204);
 
-        JsonNode pending = ok(api.get("/api/pending", jasonToken));
+        JsonNode pending = ok(server.api().get("/api/pending", jasonToken));
         assertThat(pending.get("chats").values()).singleElement().satisfies(entry -> {
             assertThat(entry.get("chatId").stringValue()).isEqualTo("827");
             assertThat(entry.get("unread").longValue()).isEqualTo(1);
             assertThat(entry.get("gap").booleanValue()).isFalse();
             assertThat(entry.get("messages").values()).containsExactly(message(6, jeff, "message number 6"));
         });
-        assertThat(ok(api.get("/api/chats", jasonToken)).values()).singleElement().satisfies(summary -> {
+        assertThat(ok(server.api().get("/api/chats", jasonToken)).values()).singleElement().satisfies(summary -> {
             assertThat(strings(summary.get("members"))).containsExactly("jason22", "jeff24");
             assertThat(summary.get("cursor").longValue()).isEqualTo(5);
             assertThat(summary.get("lastId").longValue()).isEqualTo(6);
             assertThat(summary.get("unread").longValue()).isEqualTo(1);
         });
 
-        assertThat(api.postJson("/api/users/" + jason + "/mailbox", jeffToken, Map.of("message", "psst, a direct message"))
+        assertThat(server.api().postJson("/api/users/" + jason + "/mailbox", jeffToken,
+                Map.of("message", "psst, a direct message"))
                 .status()).isEqualTo(201);
-        assertThat(ok(api.get("/api/mailbox?max=10", jasonToken)).get("messages").values())
+        assertThat(ok(server.api().get("/api/mailbox?max=10", jasonToken)).get("messages").values())
                 .containsExactly(message(1, jeff, "psst, a direct message"));
-        assertThat(api.postJson("/api/mailbox/read", jasonToken, Map.of("upTo", 1)).status()).isEqualTo(204);
-        assertThat(ok(api.get("/api/mailbox", jasonToken)).get("messages").values()).isEmpty();
+        assertThat(server.api().postJson("/api/mailbox/read", jasonToken, Map.of("upTo", 1)).status()).isEqualTo(204);
+        assertThat(ok(server.api().get("/api/mailbox", jasonToken)).get("messages").values()).isEmpty();
     }
 
     // --- operations -----------------------------------------------------------------------------
 
     @Test
     void health_is_up_and_names_the_store() {
-        ApiClient.Response health = api.get("/health", null);
+        ApiClient.Response health = server.api().get("/health", null);
 
         assertThat(health.status()).as(health.toString()).isEqualTo(200);
         assertThat(health.json().get("status").stringValue()).isEqualTo("up");
@@ -353,40 +349,28 @@ class ServerEndToEndTest {
     @Test
     void metrics_count_every_message_sent_first_messages_included() {
         assertThat(messagesSent()).isZero();
-        String aliceToken = api.signIn(ApiClient.randomUser("alice"));
-        String chat = createChat(aliceToken, List.of(ApiClient.randomUser("bob")), "one");
-        send(aliceToken, chat, "two");
+        String aliceToken = server.api().signIn(ApiClient.randomUser("alice"));
+        String chat = server.openChat(aliceToken, List.of(ApiClient.randomUser("bob")), "one");
+        server.send(aliceToken, chat, "two");
 
         assertThat(messagesSent()).isEqualTo(2.0);
     }
 
     // --- helpers --------------------------------------------------------------------------------
 
-    private String createChat(String token, List<String> members, String first) {
-        ApiClient.Response created = api.postJson("/api/chats", token, Map.of("members", members, "message", first));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().get("chatId").stringValue();
-    }
-
-    private JsonNode send(String token, String chat, String text) {
-        ApiClient.Response sent = api.postJson("/api/chats/" + chat + "/messages", token, Map.of("message", text));
-        assertThat(sent.status()).as(sent.toString()).isEqualTo(201);
-        return sent.json();
-    }
-
     /** The caller's pending answer, which in these tests always holds exactly one chat. */
     private JsonNode onlyPendingChat(String token) {
-        JsonNode chats = ok(api.get("/api/pending", token)).get("chats");
+        JsonNode chats = ok(server.api().get("/api/pending", token)).get("chats");
         assertThat(chats.values()).hasSize(1);
         return chats.get(0);
     }
 
     private List<String> online(String token, String query) {
-        return strings(ok(api.get("/api/presence" + query, token)).get("online"));
+        return strings(ok(server.api().get("/api/presence" + query, token)).get("online"));
     }
 
     private double messagesSent() {
-        ApiClient.Response metrics = api.get("/metrics", null);
+        ApiClient.Response metrics = server.api().get("/metrics", null);
         assertThat(metrics.status()).isEqualTo(200);
         Matcher line = MESSAGES_SENT.matcher(metrics.body());
         assertThat(line.find()).as("a pigeonhole_messages_sent_total line in:\n" + metrics.body()).isTrue();

@@ -1,48 +1,51 @@
 package dev.pigeonhole.app;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.adapter.redis.RedisClientKind;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 
 /**
- * The stores a whole-server test runs on, one run each: memory, one Redis node through each
- * client, and PostgreSQL. A Redis run keeps its keys and channels under a prefix of its own, a
+ * The store configurations a whole-server test runs on, one run each: a store and, on Redis, the
+ * client that reaches it. A Redis run keeps its keys and channels under a prefix of its own, a
  * PostgreSQL run its tables and channels in a schema of its own, so runs never see each other's
  * data and nothing is flushed.
  */
-enum StoreUnderTest {
-    MEMORY(null),
-    REDIS_THROUGH_JEDIS(RedisConfig.Client.JEDIS),
-    REDIS_THROUGH_LETTUCE(RedisConfig.Client.LETTUCE),
-    POSTGRES(null);
+public enum StoreUnderTest {
+    MEMORY(StoreKind.MEMORY, null),
+    REDIS_THROUGH_JEDIS(StoreKind.REDIS, RedisClientKind.JEDIS),
+    REDIS_THROUGH_LETTUCE(StoreKind.REDIS, RedisClientKind.LETTUCE),
+    POSTGRES(StoreKind.POSTGRES, null);
 
-    private final RedisConfig.Client client;
+    private final StoreKind store;
+    private final RedisClientKind client;
 
-    StoreUnderTest(RedisConfig.Client client) {
+    StoreUnderTest(StoreKind store, RedisClientKind client) {
+        this.store = store;
         this.client = client;
     }
 
     boolean isRedis() {
-        return client != null;
+        return store == StoreKind.REDIS;
     }
 
     /** The configuration of a run: on the shared single Redis node under a fresh prefix, or PostgreSQL in a fresh schema. */
-    AppConfig config() {
-        if (this == POSTGRES) {
-            return LiveServers.onPostgres(PostgresServers.local().newSettings());
-        }
-        if (!isRedis()) {
-            return AppConfig.defaults();
-        }
-        RedisTarget redis = RedisServers.single();
-        return onRedis(redis, redis.newPrefix());
+    public AppConfig config() {
+        return switch (store) {
+            case MEMORY -> AppConfig.defaults();
+            case REDIS -> {
+                RedisTarget redis = RedisServers.single();
+                yield on(redis, redis.newPrefix());
+            }
+            case POSTGRES -> TestConfigs.onPostgres(TestConfigs.newSettings(PostgresServers.local()));
+        };
     }
 
-    /** On {@code redis} under {@code prefix}, for a test that looks at the keys afterwards. */
-    AppConfig onRedis(RedisTarget redis, String prefix) {
+    /** On {@code redis} under {@code prefix}: a cluster, a Redis of the test's own, or a prefix the test looks into. */
+    AppConfig on(RedisTarget redis, String prefix) {
         if (!isRedis()) {
             throw new IllegalStateException(this + " is not a Redis store");
         }
-        return LiveServers.onRedis(redis.endpoint(), prefix, client);
+        return TestConfigs.onRedis(redis, prefix, client);
     }
 }

@@ -1,28 +1,29 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.CreatedChat;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.LiveSignal;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
-import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
-import dev.pigeonhole.domain.port.in.CreateChat;
-import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
-import dev.pigeonhole.domain.port.in.FetchPending;
-import dev.pigeonhole.domain.port.in.JoinChat;
-import dev.pigeonhole.domain.port.in.LeaveChat;
-import dev.pigeonhole.domain.port.in.ListOnlineUsers;
-import dev.pigeonhole.domain.port.in.LiveFeed;
-import dev.pigeonhole.domain.port.in.ReadDirectMessages;
-import dev.pigeonhole.domain.port.in.ReadMessages;
-import dev.pigeonhole.domain.port.in.SendMessage;
+import dev.pigeonhole.domain.model.chat.CreatedChat;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.LiveSignal;
+import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.domain.port.in.chat.FetchPending;
+import dev.pigeonhole.domain.port.in.chat.JoinChat;
+import dev.pigeonhole.domain.port.in.chat.LeaveChat;
+import dev.pigeonhole.domain.port.in.chat.ReadMessages;
+import dev.pigeonhole.domain.port.in.chat.SendMessage;
+import dev.pigeonhole.domain.port.in.live.LiveFeed;
+import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
+import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
+import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
+import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -90,7 +91,7 @@ class UseCasesEndToEndTest {
 
         app.acknowledgeMessages().acknowledge(new AcknowledgeMessages.Command(bob, id, 3));
         assertThat(pendingIds(bob, id)).isEmpty();
-        assertThat(app.readMessages().messagesAfter(new ReadMessages.Query(bob, id, 0, 10)).lastId()).isEqualTo(3);
+        assertThat(app.readMessages().read(new ReadMessages.Query(bob, id, 0, 10)).lastId()).isEqualTo(3);
 
         for (UserId member : List.of(alice, bob, carol)) {
             app.leaveChat().leave(new LeaveChat.Command(id, member));

@@ -1,10 +1,9 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
 
 import java.time.Instant;
@@ -19,8 +18,8 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The messages a store announced on some chats' channels, as a subscriber hears them. To know
- * that nothing more is on its way, it publishes a marker on each channel after the last
+ * What a store announced on some channels (chats' or owners'), as a subscriber hears them. To
+ * know that nothing more is on its way, it publishes a marker on each channel after the last
  * operation and waits for it: a channel delivers in publish order, so by the time the marker
  * arrives every announcement before it has too.
  */
@@ -29,25 +28,23 @@ final class Announcements implements AutoCloseable {
     private static final UserId MARKER = UserId.of("end-of-announcements");
 
     private final StoreFixture store;
-    private final List<ChatId> chats;
-    private final Map<ChatId, List<LiveEvent>> heard = new ConcurrentHashMap<>();
+    private final List<Channel> channels;
+    private final Map<Channel, List<LiveEvent>> heard = new ConcurrentHashMap<>();
     private final CountDownLatch markers;
     private final Channels.Connection connection;
     private volatile boolean resubscribed;
 
-    private Announcements(StoreFixture store, List<ChatId> chats) {
+    private Announcements(StoreFixture store, List<Channel> channels) {
         this.store = store;
-        this.chats = List.copyOf(chats);
-        this.markers = new CountDownLatch(chats.size());
+        this.channels = List.copyOf(channels);
+        this.markers = new CountDownLatch(channels.size());
         this.connection = store.channels().connect(new Channels.Receiver() {
             @Override
             public void onEvent(Topic via, Channel channel, LiveEvent event) {
-                switch (event) {
-                    case LiveEvent.MessagePosted posted ->
-                            heard.computeIfAbsent(posted.chat(), chat -> new CopyOnWriteArrayList<>()).add(posted);
-                    case LiveEvent.PresenceChanged marker when marker.user().equals(MARKER) -> markers.countDown();
-                    default -> {
-                    }
+                if (event instanceof LiveEvent.PresenceChanged marker && marker.user().equals(MARKER)) {
+                    markers.countDown();
+                } else {
+                    heard.computeIfAbsent(channel, heardOn -> new CopyOnWriteArrayList<>()).add(event);
                 }
             }
 
@@ -58,16 +55,16 @@ final class Announcements implements AutoCloseable {
         });
     }
 
-    /** Subscribed to every chat's channel before this returns, so nothing announced afterwards is missed. */
-    static Announcements listen(StoreFixture store, List<ChatId> chats) {
-        Announcements announcements = new Announcements(store, chats);
-        chats.forEach(chat -> announcements.connection.subscribe(Channel.ofChat(chat)));
+    /** Subscribed to every channel before this returns, so nothing announced afterwards is missed. */
+    static Announcements listen(StoreFixture store, List<Channel> channels) {
+        Announcements announcements = new Announcements(store, channels);
+        channels.forEach(announcements.connection::subscribe);
         return announcements;
     }
 
-    void expectExactly(Map<ChatId, List<LiveEvent>> expected) {
-        for (ChatId chat : chats) {
-            store.channels().publish(Channel.ofChat(chat), new LiveEvent.PresenceChanged(MARKER, true, Instant.EPOCH));
+    void expectExactly(Map<Channel, List<LiveEvent>> expected) {
+        for (Channel channel : channels) {
+            store.channels().publish(channel, new LiveEvent.PresenceChanged(MARKER, true, Instant.EPOCH));
         }
         try {
             assertThat(markers.await(20, TimeUnit.SECONDS)).as("every chat's channel delivered the end marker").isTrue();
@@ -76,15 +73,15 @@ final class Announcements implements AutoCloseable {
             throw new AssertionError("interrupted while waiting for announcements", e);
         }
         assertThat(resubscribed).as("the subscription was never lost, so nothing can have been missed").isFalse();
-        Map<ChatId, List<LiveEvent>> announced = new HashMap<>();
-        heard.forEach((chat, events) -> announced.put(chat, List.copyOf(events)));
-        Map<ChatId, List<LiveEvent>> wanted = new HashMap<>();
-        expected.forEach((chat, events) -> {
+        Map<Channel, List<LiveEvent>> announced = new HashMap<>();
+        heard.forEach((channel, events) -> announced.put(channel, List.copyOf(events)));
+        Map<Channel, List<LiveEvent>> wanted = new HashMap<>();
+        expected.forEach((channel, events) -> {
             if (!events.isEmpty()) {
-                wanted.put(chat, List.copyOf(events));
+                wanted.put(channel, List.copyOf(events));
             }
         });
-        assertThat(announced).as("messages announced on each chat's channel, in order").isEqualTo(wanted);
+        assertThat(announced).as("what each channel announced, in order").isEqualTo(wanted);
     }
 
     @Override

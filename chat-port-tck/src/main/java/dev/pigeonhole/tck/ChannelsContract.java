@@ -1,15 +1,15 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.ChannelPattern;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.LiveEvent.MessagePosted;
-import dev.pigeonhole.domain.model.LiveEvent.PresenceChanged;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.ChannelPattern;
+import dev.pigeonhole.domain.model.live.LiveEvent.MessagePosted;
+import dev.pigeonhole.domain.model.live.LiveEvent.PresenceChanged;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,13 +1,13 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Chats;
 import org.junit.jupiter.api.Test;
 
@@ -49,7 +49,7 @@ public abstract class ChatAccessContract extends ChatsContractSupport {
 
         assertThat(chats.chatsOf(eve)).isEmpty();
         assertThat(summary(alice, chat).members()).containsExactly(alice);
-        assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chats.messagesAfter(eve, chat, 0, 10));
+        assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chats.read(eve, chat, 0, 10));
     }
 
     @Test
@@ -101,8 +101,8 @@ public abstract class ChatAccessContract extends ChatsContractSupport {
         ChatId chat = chatId();
         Message first = chats.open(chat, alice, Set.of(bob), "one", at()).message();
 
-        assertThat(chats.messagesAfter(bob, chat, 0, 10).messages()).containsExactly(first);
-        assertThat(chats.messagesAfter(alice, chat, 0, 10).messages()).containsExactly(first);
+        assertThat(chats.read(bob, chat, 0, 10).messages()).containsExactly(first);
+        assertThat(chats.read(alice, chat, 0, 10).messages()).containsExactly(first);
     }
 
     @Test
@@ -115,17 +115,17 @@ public abstract class ChatAccessContract extends ChatsContractSupport {
 
         chats.join(chat, alice, carol);
 
-        MessagePage history = chats.messagesAfter(carol, chat, 0, 10);
+        MessagePage history = chats.read(carol, chat, 0, 10);
         assertThat(history.messages()).as("history from id 0").isEmpty();
         assertThat(history.gap()).as("nothing of carol's is missing").isFalse();
         assertThat(history.firstAvailableId()).as("carol's history starts after her join point").isEqualTo(3);
-        assertThat(chats.messagesAfter(carol, chat, 1, 10).messages()).isEmpty();
+        assertThat(chats.read(carol, chat, 1, 10).messages()).isEmpty();
         assertThat(pendingIn(carol, chat).messages()).isEmpty();
         assertThat(summary(carol, chat).unread()).isZero();
 
         Message after = chats.send(chat, alice, "welcome, carol", at());
 
-        assertThat(chats.messagesAfter(carol, chat, 0, 10).messages()).containsExactly(after);
+        assertThat(chats.read(carol, chat, 0, 10).messages()).containsExactly(after);
         assertThat(pendingIn(carol, chat).messages()).containsExactly(after);
     }
 
@@ -138,7 +138,7 @@ public abstract class ChatAccessContract extends ChatsContractSupport {
 
         chats.join(chat, dave, dave);
 
-        assertThat(chats.messagesAfter(dave, chat, 0, 10).messages()).isEmpty();
+        assertThat(chats.read(dave, chat, 0, 10).messages()).isEmpty();
     }
 
     @Test
@@ -155,7 +155,7 @@ public abstract class ChatAccessContract extends ChatsContractSupport {
 
         assertThat(summary(carol, chat).cursor()).as("cursor kept").isEqualTo(1);
         assertThat(pendingIn(carol, chat).messages()).as("no unread skipped").containsExactly(two, three);
-        assertThat(chats.messagesAfter(carol, chat, 0, 10).messages()).as("no history widened")
+        assertThat(chats.read(carol, chat, 0, 10).messages()).as("no history widened")
                 .containsExactly(two, three);
     }
 
@@ -170,10 +170,10 @@ public abstract class ChatAccessContract extends ChatsContractSupport {
 
         chats.join(chat, alice, carol);
 
-        assertThat(chats.messagesAfter(carol, chat, 0, 10).messages())
+        assertThat(chats.read(carol, chat, 0, 10).messages())
                 .as("not even what she read before she left").isEmpty();
         Message back = chats.send(chat, alice, "welcome back", at());
-        assertThat(chats.messagesAfter(carol, chat, 0, 10).messages()).containsExactly(back);
+        assertThat(chats.read(carol, chat, 0, 10).messages()).containsExactly(back);
     }
 
     @Test
@@ -188,7 +188,7 @@ public abstract class ChatAccessContract extends ChatsContractSupport {
             small.send(chat, alice, "message " + n, at());
         }
 
-        MessagePage history = small.messagesAfter(carol, chat, 0, 10);
+        MessagePage history = small.read(carol, chat, 0, 10);
 
         assertThat(history.gap()).as("messages 2 to 4 came after carol joined, and are gone").isTrue();
         assertThat(history.firstAvailableId()).isEqualTo(5);
@@ -208,7 +208,7 @@ public abstract class ChatAccessContract extends ChatsContractSupport {
         small.join(chat, alice, carol);
         small.send(chat, alice, "message 6", at());
 
-        MessagePage history = small.messagesAfter(carol, chat, 0, 10);
+        MessagePage history = small.read(carol, chat, 0, 10);
 
         assertThat(history.gap()).isFalse();
         assertThat(history.firstAvailableId()).isEqualTo(6);

@@ -85,10 +85,10 @@ public abstract class ChatBatchAcknowledgeContract extends ChatsContractSupport 
         // alice's own sends moved her cursor to 3; once bob is at 2, messages 1 and 2 may go.
         chats.acknowledge(bob, upTo(Map.of(ids.get(0), 2L, ids.get(2), 3L)));
 
-        assertThat(chats.messagesAfter(alice, ids.get(0), 0, 10).messages()).extracting(m -> m.id())
+        assertThat(chats.read(alice, ids.get(0), 0, 10).messages()).extracting(m -> m.id())
                 .containsExactly(3L);
-        assertThat(chats.messagesAfter(alice, ids.get(1), 0, 10).messages()).hasSize(3);
-        assertThat(chats.messagesAfter(alice, ids.get(2), 0, 10).messages()).isEmpty();
+        assertThat(chats.read(alice, ids.get(1), 0, 10).messages()).hasSize(3);
+        assertThat(chats.read(alice, ids.get(2), 0, 10).messages()).isEmpty();
     }
 
     @Test

@@ -1,12 +1,12 @@
 package dev.pigeonhole.tck;
 
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Chats;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +48,7 @@ public abstract class ChatIdempotencyContract extends ChatsContractSupport {
         Message repeated = chats.send(chat, bob, "once", at(), key);
 
         assertThat(repeated).isEqualTo(sent);
-        assertThat(chats.messagesAfter(alice, chat, 0, 10).messages()).extracting(Message::body)
+        assertThat(chats.read(alice, chat, 0, 10).messages()).extracting(Message::body)
                 .containsExactly("first", "once");
         assertThat(pendingIn(alice, chat).unread()).as("only bob's message is new to alice").isEqualTo(1);
         assertThat(summary(bob, chat).cursor()).as("the repeat moved no cursor").isEqualTo(bobsCursor);
@@ -66,7 +66,7 @@ public abstract class ChatIdempotencyContract extends ChatsContractSupport {
         Message fromBob = chats.send(chat, bob, "same words", at(), key);
 
         assertThat(fromBob.id()).isEqualTo(fromAlice.id() + 1);
-        assertThat(chats.messagesAfter(alice, chat, 0, 10).messages()).hasSize(3);
+        assertThat(chats.read(alice, chat, 0, 10).messages()).hasSize(3);
     }
 
     @Test
@@ -81,8 +81,8 @@ public abstract class ChatIdempotencyContract extends ChatsContractSupport {
         chats.send(one, alice, "hello", at(), key);
         chats.send(two, alice, "hello", at(), key);
 
-        assertThat(chats.messagesAfter(alice, one, 0, 10).lastId()).isEqualTo(2);
-        assertThat(chats.messagesAfter(alice, two, 0, 10).lastId()).isEqualTo(2);
+        assertThat(chats.read(alice, one, 0, 10).lastId()).isEqualTo(2);
+        assertThat(chats.read(alice, two, 0, 10).lastId()).isEqualTo(2);
     }
 
     @Test
@@ -96,7 +96,7 @@ public abstract class ChatIdempotencyContract extends ChatsContractSupport {
         assertThatExceptionOfType(InvalidInputException.class)
                 .isThrownBy(() -> chats.send(chat, alice, "dinner at eight?", at(), key))
                 .withMessageContaining(key.get().value());
-        assertThat(chats.messagesAfter(alice, chat, 0, 10).lastId()).isEqualTo(2);
+        assertThat(chats.read(alice, chat, 0, 10).lastId()).isEqualTo(2);
     }
 
     @Test
@@ -128,7 +128,7 @@ public abstract class ChatIdempotencyContract extends ChatsContractSupport {
         small.send(chat, alice, "newest", at());
 
         assertThat(small.send(chat, alice, "kept by key", at(), key)).isEqualTo(sent);
-        assertThat(small.messagesAfter(alice, chat, 0, 10).lastId()).isEqualTo(4);
+        assertThat(small.read(alice, chat, 0, 10).lastId()).isEqualTo(4);
     }
 
     @Test
@@ -221,7 +221,7 @@ public abstract class ChatIdempotencyContract extends ChatsContractSupport {
                 assertThat(answer.get()).isEqualTo(answers.getFirst().get());
             }
         }
-        assertThat(chats.messagesAfter(alice, chat, 0, 10).messages()).extracting(Message::body)
+        assertThat(chats.read(alice, chat, 0, 10).messages()).extracting(Message::body)
                 .containsExactly("first", "only once");
     }
 

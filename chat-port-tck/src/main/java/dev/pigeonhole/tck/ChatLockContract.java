@@ -1,8 +1,8 @@
 package dev.pigeonhole.tck;
 
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.LockName;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.ChatLock;
 import dev.pigeonhole.domain.port.out.Lease;
 import org.junit.jupiter.api.AfterEach;

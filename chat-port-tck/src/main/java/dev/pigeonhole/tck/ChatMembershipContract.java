@@ -1,16 +1,16 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSummary;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Chats;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +46,7 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         assertThat(summary(alice, chat)).isEqualTo(before);
         assertThat(summary(bob, chat).cursor()).isZero();
         assertThat(chats.chatsOf(eve)).isEmpty();
-        assertThat(chats.messagesAfter(alice, chat, 0, 10).messages()).extracting(Message::body)
+        assertThat(chats.read(alice, chat, 0, 10).messages()).extracting(Message::body)
                 .containsExactly("one");
     }
 
@@ -157,11 +157,11 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         chats.open(chat, alice, Set.of(alice, bob, carol), "one", at());
         chats.send(chat, alice, "two", at());
         chats.acknowledge(bob, chat, 1);
-        assertThat(chats.messagesAfter(alice, chat, 0, 10).firstAvailableId()).as("carol holds #1 back").isEqualTo(1);
+        assertThat(chats.read(alice, chat, 0, 10).firstAvailableId()).as("carol holds #1 back").isEqualTo(1);
 
         chats.leave(chat, carol);
 
-        assertThat(chats.messagesAfter(alice, chat, 0, 10).firstAvailableId()).isEqualTo(2);
+        assertThat(chats.read(alice, chat, 0, 10).firstAvailableId()).isEqualTo(2);
     }
 
     @Test
@@ -223,7 +223,7 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.join(chat, bob, bob));
         assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.acknowledge(alice, chat, 0));
         assertThatExceptionOfType(UnknownChatException.class)
-                .isThrownBy(() -> chats.messagesAfter(alice, chat, 0, 10));
+                .isThrownBy(() -> chats.read(alice, chat, 0, 10));
         assertThat(chats.chatsOf(alice)).isEmpty();
         assertThat(chats.chatsOf(bob)).isEmpty();
         assertThat(store.tracesOf(chat)).as("what the store still holds of the deleted chat").isEmpty();

@@ -1,16 +1,16 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.Chats;
 import org.junit.jupiter.api.Test;
@@ -112,7 +112,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
 
         Message sent = chats.send(chat, alice, "are you there?", at());
 
-        assertThat(chats.messagesAfter(bob, chat, sent.id() - 1, 10).messages()).containsExactly(sent);
+        assertThat(chats.read(bob, chat, sent.id() - 1, 10).messages()).containsExactly(sent);
         assertThat(pendingIn(bob, chat).messages()).endsWith(sent);
     }
 
@@ -329,7 +329,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
 
         chats.acknowledge(bob, chat, 2);
 
-        MessagePage history = chats.messagesAfter(alice, chat, 0, 10);
+        MessagePage history = chats.read(alice, chat, 0, 10);
         assertThat(history.messages()).as("alice (cursor 3) and bob (cursor 2) both have 1 and 2")
                 .containsExactly(three);
         assertThat(history.gap()).isTrue();
@@ -349,7 +349,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
 
         chats.acknowledge(bob, chat, 3);
 
-        MessagePage whileCarolLags = chats.messagesAfter(bob, chat, 0, 10);
+        MessagePage whileCarolLags = chats.read(bob, chat, 0, 10);
         assertThat(whileCarolLags.messages()).containsExactly(one, two, three);
         assertThat(whileCarolLags.gap()).isFalse();
         assertThat(whileCarolLags.firstAvailableId()).isEqualTo(1);
@@ -357,7 +357,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
 
         chats.acknowledge(carol, chat, 1);
 
-        MessagePage afterCarol = chats.messagesAfter(bob, chat, 0, 10);
+        MessagePage afterCarol = chats.read(bob, chat, 0, 10);
         assertThat(afterCarol.messages()).containsExactly(two, three);
         assertThat(afterCarol.firstAvailableId()).isEqualTo(2);
     }
@@ -371,7 +371,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
 
         chats.acknowledge(bob, chat, 1);
 
-        MessagePage history = chats.messagesAfter(bob, chat, 0, 10);
+        MessagePage history = chats.read(bob, chat, 0, 10);
         assertThat(history.messages()).isEmpty();
         assertThat(history.firstAvailableId()).isEqualTo(2);
         assertThat(history.lastId()).isEqualTo(1);
@@ -393,7 +393,7 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
             small.send(chat, alice, "message " + i, at());
         }
 
-        MessagePage history = small.messagesAfter(alice, chat, 0, 100);
+        MessagePage history = small.read(alice, chat, 0, 100);
 
         assertThat(history.messages()).extracting(Message::id).containsExactly(8L, 9L, 10L, 11L, 12L);
         assertThat(history.gap()).isTrue();
@@ -435,12 +435,12 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         Message three = chats.send(chat, alice, "three", at());
         chats.send(chat, alice, "four", at());
 
-        MessagePage page = chats.messagesAfter(alice, chat, 1, 2);
+        MessagePage page = chats.read(alice, chat, 1, 2);
 
         assertThat(page.messages()).containsExactly(two, three);
         assertThat(page.gap()).isFalse();
         assertThat(page.lastId()).isEqualTo(4);
-        assertThat(chats.messagesAfter(alice, chat, 4, 10).messages()).as("nothing after the last id").isEmpty();
+        assertThat(chats.read(alice, chat, 4, 10).messages()).as("nothing after the last id").isEmpty();
         assertThat(summary(alice, chat).cursor()).as("reading history moves no cursor").isEqualTo(4);
     }
 
@@ -452,9 +452,9 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         chats.open(chat, alice, Set.of(alice), "secret", at());
 
         assertThatExceptionOfType(NotAMemberException.class)
-                .isThrownBy(() -> chats.messagesAfter(mallory, chat, 0, 10));
+                .isThrownBy(() -> chats.read(mallory, chat, 0, 10));
         assertThatExceptionOfType(UnknownChatException.class)
-                .isThrownBy(() -> chats.messagesAfter(alice, chatId(), 0, 10));
+                .isThrownBy(() -> chats.read(alice, chatId(), 0, 10));
     }
 
     // ---------------------------------------------------------------- live announcement

@@ -1,13 +1,13 @@
 package dev.pigeonhole.tck;
 
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.RateLimitedException;
-import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -48,9 +48,9 @@ public abstract class ChatSendRateContract extends ChatsContractSupport {
                 () -> chats.send(chat, alice, "one too many", at(), Optional.empty(), THREE_AN_HOUR));
 
         assertThat(refused).isNotNull();
-        assertThat(refused.write()).isEqualTo(RateLimits.Write.SEND);
+        assertThat(refused.write()).isEqualTo(RateLimits.Write.SEND.word());
         assertThat(refused.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(20));
-        assertThat(chats.messagesAfter(alice, chat, 0, 10).lastId()).as("nothing stored").isEqualTo(4);
+        assertThat(chats.read(alice, chat, 0, 10).lastId()).as("nothing stored").isEqualTo(4);
         assertThat(summary(alice, chat).cursor()).isEqualTo(4);
     }
 
@@ -149,6 +149,6 @@ public abstract class ChatSendRateContract extends ChatsContractSupport {
             }
             assertThat(stored).as("forty sends against a bucket of five").isEqualTo(5);
         }
-        assertThat(chats.messagesAfter(alice, chat, 0, 100).lastId()).isEqualTo(6);
+        assertThat(chats.read(alice, chat, 0, 100).lastId()).isEqualTo(6);
     }
 }

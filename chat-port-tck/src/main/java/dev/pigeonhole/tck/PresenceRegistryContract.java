@@ -1,7 +1,7 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,9 +1,9 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.RateLimit;
-import dev.pigeonhole.domain.model.RateLimits.Write;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits.Write;
 import dev.pigeonhole.domain.port.out.Quotas;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,8 +1,8 @@
 package dev.pigeonhole.tck;
 
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
 import dev.pigeonhole.domain.port.out.Chats;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

@@ -1,24 +1,25 @@
 package dev.pigeonhole.tck;
 
-import dev.pigeonhole.domain.model.Access;
-import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Joined;
-import dev.pigeonhole.domain.model.Left;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.RateLimit;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessageLog;
-import dev.pigeonhole.domain.model.MessagePage;
-import dev.pigeonhole.domain.model.Opened;
-import dev.pigeonhole.domain.model.PendingChat;
-import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.Chat;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Joined;
+import dev.pigeonhole.domain.model.chat.Left;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessageLog;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+import dev.pigeonhole.domain.model.chat.Opened;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.chat.Sent;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ final class Reference {
 
     private final Limits limits;
     private final Map<ChatId, Kept> chats = new TreeMap<>();
-    private final Map<ChatId, List<LiveEvent>> announced = new HashMap<>();
+    private final Map<Channel, List<LiveEvent>> announced = new HashMap<>();
 
     Reference(Limits limits) {
         this.limits = limits;
@@ -123,7 +124,7 @@ final class Reference {
     }
 
     /** What each chat's channel must have carried, in order. */
-    Map<ChatId, List<LiveEvent>> announced() {
+    Map<Channel, List<LiveEvent>> announced() {
         return announced;
     }
 
@@ -139,6 +140,7 @@ final class Reference {
         if (!sent.repeat()) {
             kept.stored().add(sent.message());
         }
-        announced.computeIfAbsent(sent.chat(), chat -> new ArrayList<>()).addAll(sent.events());
+        announced.computeIfAbsent(Channel.ofChat(sent.chat()), channel -> new ArrayList<>())
+                .addAll(LiveEvent.announcing(sent));
     }
 }

@@ -1,5 +1,8 @@
 package dev.pigeonhole.benchmarks.baseline;
 
+import dev.pigeonhole.codec.LiveEventCodec;
+import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.UserId;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -9,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -45,6 +49,7 @@ public class RawScriptBenchmark {
     private static final String SCRIPTS = "dev/pigeonhole/adapter/redis/lua/";
     private static final String CHAT = "raw";
     private static final String SENDER = "alice";
+    private static final String BODY = "a message of about the length people type";
     private static final String MAX_RETAINED = "10000";
     private static final String MAX_MEMBERS = "1000";
     private static final String WINDOW_MILLIS = Long.toString(Duration.ofHours(24).toMillis());
@@ -60,7 +65,6 @@ public class RawScriptBenchmark {
     private String sha;
     private List<String> keys;
     private String channel;
-    private String eventHead;
 
     @Setup(Level.Trial)
     public void start() {
@@ -73,7 +77,6 @@ public class RawScriptBenchmark {
         keys = List.of(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows",
                 base + "joined", base + "open", base + "buckets", base + "generation");
         channel = base.substring(0, base.length() - 1); // KeyLayout.Tagged's chat channel
-        eventHead = "{\"type\":\"message\",\"chat\":\"" + CHAT + "\",\"message\":";
         keyArray = keys.toArray(String[]::new);
         jedis.zadd(keys.getFirst(), 0, SENDER);
         jedis.zadd(keys.getFirst(), 0, "bob");
@@ -108,12 +111,14 @@ public class RawScriptBenchmark {
     private Object callScript() {
         long now = System.currentTimeMillis();
         String tail = "\"ts\":" + BigDecimal.valueOf(now, 3).toPlainString()
-                + ",\"sender\":\"" + SENDER + "\",\"message\":\"a message of about the length people type\"}";
+                + ",\"sender\":\"" + SENDER + "\",\"message\":\"" + BODY + "\"}";
+        LiveEventCodec.Unnumbered event = LiveEventCodec.messagePosted(ChatId.of(CHAT), Instant.ofEpochMilli(now),
+                UserId.of(SENDER), BODY);
         // As ChatScripts.Posting lays them out: chat, sender, tail, at, key field, key window, body
         // digest, max retained, max members, rate burst and interval (none: the store is measured,
-        // not the limiter), publish mode, channel, event head.
+        // not the limiter), publish mode, channel, the event before and after its id.
         List<String> args = List.of(CHAT, SENDER, tail, Long.toString(now), "", WINDOW_MILLIS, "", MAX_RETAINED,
-                MAX_MEMBERS, "1", "0", "P", channel, eventHead);
+                MAX_MEMBERS, "1", "0", "P", channel, event.beforeId(), event.afterId());
         Object reply = lettuceCommands == null
                 ? jedis.evalsha(sha, keys, args)
                 : lettuceCommands.evalsha(sha, ScriptOutputType.MULTI, keyArray, args.toArray(String[]::new));

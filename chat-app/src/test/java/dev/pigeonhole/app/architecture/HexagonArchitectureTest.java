@@ -15,9 +15,9 @@ class HexagonArchitectureTest {
     static final ArchTests hexagon = ArchTests.in(HexagonRules.class);
 
     /**
-     * The Redis fixture and the HTTP test client reach this module as test-jars, which
-     * {@code DoNotIncludeTests} (it looks for {@code test-classes} folders) does not recognise;
-     * their tests may use either Redis client and build adapters of their own.
+     * The HTTP adapter's test clients reach this module as a test-jar, which
+     * {@code DoNotIncludeTests} (it looks for {@code test-classes} folders) does not recognise. The
+     * test support is production code of its own module, and is checked with the rest.
      */
     static final class DoNotIncludeTestJars implements ImportOption {
         @Override

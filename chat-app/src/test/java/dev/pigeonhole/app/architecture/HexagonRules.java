@@ -53,6 +53,28 @@ public final class HexagonRules {
                     + "ports know the model, the application services know the ports, and adapters plug in from "
                     + "outside");
 
+    /**
+     * The model's chapters, as a reader meets them: the root holds what every chapter shares (the
+     * ids, the refusals, the millisecond); {@code limits} the bounds; {@code chat} and
+     * {@code mailbox} one aggregate each, knowing nothing of the other or of live connections;
+     * {@code live} the events that announce what they answer, so it is the one chapter that
+     * reads the others.
+     */
+    @ArchTest
+    public static final ArchRule model_chapters_depend_inwards = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("shared").definedBy("..domain.model")
+            .layer("limits").definedBy("..domain.model.limits..")
+            .layer("chat").definedBy("..domain.model.chat..")
+            .layer("mailbox").definedBy("..domain.model.mailbox..")
+            .layer("live").definedBy("..domain.model.live..")
+            .whereLayer("live").mayNotBeAccessedByAnyLayer()
+            .whereLayer("chat").mayOnlyBeAccessedByLayers("live")
+            .whereLayer("mailbox").mayOnlyBeAccessedByLayers("live")
+            .whereLayer("limits").mayOnlyBeAccessedByLayers("chat", "mailbox", "live")
+            .because("a reader opens one chapter and finds it whole: an aggregate that reached into another, or "
+                    + "into the live events that announce it, could no longer be read, tested or changed alone");
+
     @ArchTest
     public static final ArchRule domain_depends_on_the_jdk_alone = classes()
             .that().resideInAPackage("..domain..")
@@ -202,6 +224,14 @@ public final class HexagonRules {
                     + "the domain and the stores stay free of a metrics library");
 
     @ArchTest
+    public static final ArchRule the_live_codec_speaks_json_about_the_model_alone = classes()
+            .that().resideInAPackage("..codec..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "tools.jackson.core..", "..domain.model..",
+                    "..codec..")
+            .because("the form events take between servers is shared by every store that carries them; a client, "
+                    + "a framework or a store's type in it would tie one store's wire to another's");
+
+    @ArchTest
     public static final ArchRule the_contract_suite_sees_ports_not_adapters = noClasses()
             .that().resideInAPackage("..tck..")
             .should().dependOnClassesThat().resideInAnyPackage("..adapter..", "..app..")
@@ -214,6 +244,14 @@ public final class HexagonRules {
             .because("the book's locked send and per-chat fetch are what the project is measured against and "
                     + "the second writer of the interop tests; production code calling them would bring back the "
                     + "races and round trips the chat aggregate and its scripts fix");
+
+    @ArchTest
+    public static final ArchRule production_code_never_depends_on_test_support = noClasses()
+            .that().resideOutsideOfPackage("..testsupport..")
+            .should().dependOnClassesThat().resideInAPackage("..testsupport..")
+            .because("the servers, processes and clock the tests share are for tests alone: production code "
+                    + "reaching them would start a store of its own or run on a clock no one moves, and only "
+                    + "the test scope of a Maven dependency keeps them out of the running system");
 
     @ArchTest
     public static final ArchRule no_package_cycles = slices()

@@ -27,6 +27,21 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void model_chapters_depend_inwards_catches_an_aggregate_that_builds_live_events() {
+        assertViolation(HexagonRules.model_chapters_depend_inwards, "chapters", "AnnouncingOutcome");
+    }
+
+    @Test
+    void model_chapters_depend_inwards_catches_the_shared_root_reaching_into_a_chapter() {
+        assertViolation(HexagonRules.model_chapters_depend_inwards, "chapters", "LimitedId");
+    }
+
+    @Test
+    void the_live_codec_speaks_json_about_the_model_alone_catches_a_codec_that_logs() {
+        assertViolation(HexagonRules.the_live_codec_speaks_json_about_the_model_alone, "codec", "ChattyCodec");
+    }
+
+    @Test
     void the_domain_starts_no_threads_catches_a_service_starting_one() {
         assertViolation(HexagonRules.the_domain_starts_no_threads, "threads", "BusyService");
     }
@@ -139,6 +154,11 @@ class HexagonRulesCatchViolationsTest {
     @Test
     void only_tests_and_benchmarks_use_the_books_algorithm_catches_a_store_that_sends_the_books_way() {
         assertViolation(HexagonRules.only_tests_and_benchmarks_use_the_books_algorithm, "bookrule", "LockingStore");
+    }
+
+    @Test
+    void production_code_never_depends_on_test_support_catches_wiring_on_a_test_clock() {
+        assertViolation(HexagonRules.production_code_never_depends_on_test_support, "testscope", "ClockedWiring");
     }
 
     @Test

@@ -3,17 +3,12 @@ package dev.pigeonhole.app.browser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pigeonhole.adapter.http.ApiClient;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
-import dev.pigeonhole.app.AppConfig;
-import dev.pigeonhole.app.RedisConfig;
-import dev.pigeonhole.app.Server;
-import dev.pigeonhole.app.ServerConfig;
+import dev.pigeonhole.app.RunningServer;
+import dev.pigeonhole.app.StoreUnderTest;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
@@ -21,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
@@ -39,13 +35,11 @@ class ChatPageTest {
     /** The page backs off up to 30 s between reconnect attempts; one full step and some. */
     private static final Duration RECONNECT_PATIENCE = Duration.ofSeconds(45);
 
-    private static final String SECRET = "the two servers of this test share this signing secret";
-
-    private AppConfig store;
-    private ServerConfig config;
-    /** Alice's server, and Bob's, on one Redis: Bob's can stop while Alice's goes on. */
-    private Server alicesServer;
-    private Server bobsServer;
+    /** Alice's server, and Bob's beside it on one Redis: Bob's can stop while Alice's goes on. */
+    @RegisterExtension
+    final RunningServer alicesServer = RunningServer.on(StoreUnderTest.REDIS_THROUGH_LETTUCE::config);
+    @RegisterExtension
+    final RunningServer bobsServer = alicesServer.alongside();
     private ChromeDriver alice;
     private ChromeDriver bob;
 
@@ -53,12 +47,6 @@ class ChatPageTest {
     void start() {
         alice = Chromium.start();
         bob = Chromium.start();
-        RedisTarget redis = RedisServers.single();
-        store = AppConfig.defaults().withRedis(RedisConfig.defaults().withEndpoint(redis.endpoint())
-                .withKeyPrefix(redis.newPrefix()));
-        config = ServerConfig.defaults().withPort(0).withJwtSecret(SECRET).withDevLogin(true);
-        alicesServer = Server.start(store, config, InstantSource.system());
-        bobsServer = Server.start(store, config, InstantSource.system());
     }
 
     @AfterEach
@@ -71,19 +59,10 @@ class ChatPageTest {
                 }
             }
         } finally {
-            closeBrowsersAndServers();
-        }
-    }
-
-    private void closeBrowsersAndServers() {
-        for (ChromeDriver browser : new ChromeDriver[] {alice, bob}) {
-            if (browser != null) {
-                browser.quit();
-            }
-        }
-        for (Server server : new Server[] {alicesServer, bobsServer}) {
-            if (server != null) {
-                server.close();
+            for (ChromeDriver browser : new ChromeDriver[] {alice, bob}) {
+                if (browser != null) {
+                    browser.quit();
+                }
             }
         }
     }
@@ -114,15 +93,14 @@ class ChatPageTest {
         waitFor(bob, driver -> !driver.findElements(onlineUser("alice")).isEmpty());
 
         // Bob's server goes away under his open page; Alice goes on talking through hers.
-        int bobsPort = bobsServer.port();
-        bobsServer.close();
+        bobsServer.stop();
         waitFor(bob, driver -> !"live".equals(state(driver)));
         send(alice, "I'll book a table");
         send(alice, "For two, at 12:15");
         waitForTexts(alice, List.of("Lunch at noon?", "Yes, the usual place", "I'll book a table", "For two, at 12:15"));
 
         // Back on the same address: the page reconnects by itself and catches up.
-        bobsServer = Server.start(store, config.withPort(bobsPort), InstantSource.system());
+        bobsServer.restart();
         waitFor(bob, RECONNECT_PATIENCE, driver -> "live".equals(state(driver)));
         waitForTexts(bob, List.of("Lunch at noon?", "Yes, the usual place", "I'll book a table", "For two, at 12:15"));
 
@@ -203,13 +181,12 @@ class ChatPageTest {
                 "{\"members\":[\"bob\"],\"message\":\"first\",\"chatId\":\"" + chat + "\"}");
         waitFor(bob, driver -> received(driver).equals(List.of("1 first")));
 
-        int bobsPort = bobsServer.port();
-        bobsServer.close();
+        bobsServer.stop();
         waitFor(bob, driver -> number(driver, "return window.events.readyState") != 1);
         post(alicesServer, alicesToken, "/api/chats/" + chat + "/messages", "{\"message\":\"second\"}");
         post(alicesServer, alicesToken, "/api/chats/" + chat + "/messages", "{\"message\":\"third\"}");
 
-        bobsServer = Server.start(store, config.withPort(bobsPort), InstantSource.system());
+        bobsServer.restart();
         waitFor(bob, RECONNECT_PATIENCE, driver -> number(driver, "return window.opened") == 2);
         waitFor(bob, driver -> received(driver).size() >= 3);
         assertThat(received(bob)).containsExactly("1 first", "2 second", "3 third");
@@ -247,17 +224,17 @@ class ChatPageTest {
         return ((Number) browser.executeScript(script)).longValue();
     }
 
-    private static String signInOver(Server server, String name) {
+    private static String signInOver(RunningServer server, String name) {
         return ApiClient.onPort(server.port()).signIn(name);
     }
 
-    private static String post(Server server, String token, String path, String json) {
+    private static String post(RunningServer server, String token, String path, String json) {
         ApiClient.Response answer = ApiClient.onPort(server.port()).post(path, token, json);
         assertThat(answer.status()).as(answer.body()).isBetween(200, 201);
         return answer.body();
     }
 
-    private static void signIn(ChromeDriver browser, Server server, String name) {
+    private static void signIn(ChromeDriver browser, RunningServer server, String name) {
         browser.get("http://127.0.0.1:" + server.port() + "/");
         browser.findElement(testId("signin-name")).sendKeys(name);
         browser.findElement(testId("signin-button")).click();

@@ -1,39 +1,43 @@
 package dev.pigeonhole.app.browser;
 
+import dev.pigeonhole.testsupport.CiPolicy;
+import dev.pigeonhole.testsupport.Programs;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * Debian's Chromium, driven through Debian's ChromeDriver named by path: Selenium never looks
- * for, nor downloads, a browser or a driver of its own. {@code CHROMIUM} and {@code CHROMEDRIVER}
- * point elsewhere. Without them the browser tests are skipped, loudly; with {@code CI=true} they fail.
+ * for, nor downloads, a browser or a driver of its own. They are found as every program the tests
+ * run is: {@code CHROMIUM} and {@code CHROMEDRIVER} name them, else they come from the
+ * {@code PATH}; without them the browser tests are skipped saying why, and fail on CI
+ * ({@link CiPolicy}).
  */
 final class Chromium {
 
-    private static final Path BROWSER = Path.of(env("CHROMIUM", "/usr/bin/chromium"));
-    private static final Path DRIVER = Path.of(env("CHROMEDRIVER", "/usr/bin/chromedriver"));
+    private static final String MISSING = "the browser tests need Chromium and its ChromeDriver (apt-get install "
+            + "chromium chromium-driver, or set CHROMIUM and CHROMEDRIVER)";
 
     private Chromium() {
     }
 
     /** A fresh, headless browser with a profile of its own: one user's browser context. */
     static ChromeDriver start() {
-        requireInstalled();
+        Path browser = program("CHROMIUM", "chromium");
+        Path driverProgram = program("CHROMEDRIVER", "chromedriver");
         ChromeOptions options = new ChromeOptions();
-        options.setBinary(BROWSER.toFile());
+        options.setBinary(browser.toFile());
         // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,800",
                 "--disable-gpu", "--no-first-run", "--disable-extensions");
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(DRIVER.toFile())
+                .usingDriverExecutable(driverProgram.toFile())
                 .usingAnyFreePort()
                 .build();
         ChromeDriver driver = new ChromeDriver(service, options);
@@ -58,22 +62,16 @@ final class Chromium {
         return (List<String>) driver.executeScript("return window.policyViolations || []");
     }
 
-    private static void requireInstalled() {
-        boolean installed = Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER);
-        String reason = "the browser tests need Chromium at " + BROWSER + " and ChromeDriver at " + DRIVER
-                + " (apt-get install chromium chromium-driver, or set CHROMIUM and CHROMEDRIVER)";
-        if (!installed && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new IllegalStateException("CI=true and " + reason);
+    /** The program the variable names, or the one of that name on the PATH. */
+    private static Path program(String variable, String name) {
+        String named = System.getenv(variable);
+        if (named != null && !named.isBlank()) {
+            Path program = Path.of(named);
+            return Files.isExecutable(program) ? program
+                    : CiPolicy.unavailable(variable + " names " + named + ", which is not a program: " + MISSING);
         }
-        if (!installed) {
-            System.err.println("SKIPPED: " + reason);
-        }
-        Assumptions.assumeTrue(installed, reason);
-    }
-
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
+        return Programs.find(List.of(name), List.of()).map(programs -> programs.path(name))
+                .orElseGet(() -> CiPolicy.unavailable("No " + name + " on the PATH: " + MISSING));
     }
 
     static File screenshotFolder() {

@@ -4,16 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.app.AppConfig;
-import dev.pigeonhole.app.Server;
-import dev.pigeonhole.app.ServerConfig;
+import dev.pigeonhole.app.RunningServer;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
@@ -31,23 +30,19 @@ class MailboxPageTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(15);
 
-    private Server server;
+    @RegisterExtension
+    final RunningServer server = RunningServer.on(AppConfig::defaults);
     private ChromeDriver bob;
 
     @BeforeEach
     void start() {
         bob = Chromium.start();
-        server = Server.start(AppConfig.defaults(), ServerConfig.defaults().withPort(0).withDevLogin(true),
-                InstantSource.system());
     }
 
     @AfterEach
     void stop() {
         if (bob != null) {
             bob.quit();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 
@@ -100,17 +95,17 @@ class MailboxPageTest {
     }
 
     private String signInOver(String name) {
-        return ApiClient.onPort(server.port()).signIn(name);
+        return server.api().signIn(name);
     }
 
     private String post(String token, String path, String json) {
-        ApiClient.Response answer = ApiClient.onPort(server.port()).post(path, token, json);
+        ApiClient.Response answer = server.api().post(path, token, json);
         assertThat(answer.status()).as(answer.body()).isBetween(200, 201);
         return answer.body();
     }
 
     private String get(String token, String path) {
-        ApiClient.Response answer = ApiClient.onPort(server.port()).get(path, token);
+        ApiClient.Response answer = server.api().get(path, token);
         assertThat(answer.status()).as(answer.body()).isEqualTo(200);
         return answer.body();
     }

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.app.AppConfig;
-import dev.pigeonhole.app.Server;
-import dev.pigeonhole.app.ServerConfig;
+import dev.pigeonhole.app.RunningServer;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -16,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -62,16 +61,14 @@ class PageAcknowledgesTest {
             };
             """;
 
-    private Server server;
-    private ApiClient api;
+    @RegisterExtension
+    final RunningServer server = RunningServer.on(AppConfig::defaults);
     private ChromeDriver browser;
 
     @BeforeEach
     void start() {
         browser = Chromium.start();
         browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", LOSE_MESSAGES_AND_RECORD_ACKS));
-        server = Server.start(AppConfig.defaults(), ServerConfig.defaults().withPort(0), InstantSource.system());
-        api = ApiClient.onPort(server.port());
     }
 
     @AfterEach
@@ -79,17 +76,14 @@ class PageAcknowledgesTest {
         if (browser != null) {
             browser.quit();
         }
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
     void a_message_shown_past_a_hole_is_acknowledged_only_once_a_pull_has_filled_the_hole() {
-        String alice = api.signIn(ApiClient.randomUser("alice"));
+        String alice = server.api().signIn(ApiClient.randomUser("alice"));
         String bob = ApiClient.randomUser("bob");
         String chat = "gap-" + UUID.randomUUID().toString().substring(0, 8);
-        assertThat(api.postJson("/api/chats", alice, Map.of("members", List.of(bob), "message", "one", "chatId", chat))
+        assertThat(server.api().postJson("/api/chats", alice, Map.of("members", List.of(bob), "message", "one", "chatId", chat))
                 .status()).isEqualTo(201);
 
         browser.get("http://127.0.0.1:" + server.port() + "/#chat=" + chat);
@@ -100,7 +94,7 @@ class PageAcknowledgesTest {
 
         browser.executeScript("[2, 3, 4].forEach((id) => window.lostIds.add(id))");
         for (String text : List.of("two", "three", "four", "five")) {
-            assertThat(api.postJson("/api/chats/" + chat + "/messages", alice, Map.of("message", text)).status())
+            assertThat(server.api().postJson("/api/chats/" + chat + "/messages", alice, Map.of("message", text)).status())
                     .isEqualTo(201);
         }
 
@@ -115,7 +109,8 @@ class PageAcknowledgesTest {
                     .as("on screen when acknowledging up to %d", upTo)
                     .containsAll(LongStream.rangeClosed(1, upTo).boxed().toList());
         }
-        assertThat(api.get("/api/pending", api.signIn(bob)).json().get("chats").get(0).get("unread").asInt()).isZero();
+        String bobsToken = server.api().signIn(bob);
+        assertThat(server.api().get("/api/pending", bobsToken).json().get("chats").get(0).get("unread").asInt()).isZero();
     }
 
     /**
@@ -138,14 +133,14 @@ class PageAcknowledgesTest {
     @Test
     void a_chat_left_before_its_acknowledgement_went_out_is_acknowledged_with_the_next_in_one_request() {
         browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", HOLD_ACKNOWLEDGEMENTS));
-        String alice = api.signIn(ApiClient.randomUser("alice"));
+        String alice = server.api().signIn(ApiClient.randomUser("alice"));
         String bob = ApiClient.randomUser("bob");
         String first = "first-" + UUID.randomUUID().toString().substring(0, 8);
         String second = "second-" + UUID.randomUUID().toString().substring(0, 8);
         for (String chat : List.of(first, second)) {
-            assertThat(api.postJson("/api/chats", alice, Map.of("members", List.of(bob), "message", "one", "chatId", chat))
-                    .status()).isEqualTo(201);
-            assertThat(api.postJson("/api/chats/" + chat + "/messages", alice, Map.of("message", "two")).status())
+            assertThat(server.api().postJson("/api/chats", alice,
+                    Map.of("members", List.of(bob), "message", "one", "chatId", chat)).status()).isEqualTo(201);
+            assertThat(server.api().postJson("/api/chats/" + chat + "/messages", alice, Map.of("message", "two")).status())
                     .isEqualTo(201);
         }
 
@@ -166,8 +161,8 @@ class PageAcknowledgesTest {
         waitFor(driver -> !acks(driver).isEmpty());
         assertThat(acks(browser)).hasSize(1);
         assertThat(acks(browser).getFirst().get("chats")).isEqualTo(Map.of(first, 2L, second, 2L));
-        String bobs = api.signIn(bob);
-        assertThat(api.get("/api/pending", bobs).json().get("chats").values())
+        String bobs = server.api().signIn(bob);
+        assertThat(server.api().get("/api/pending", bobs).json().get("chats").values())
                 .allSatisfy(chat -> assertThat(chat.get("unread").asInt()).isZero());
     }
 

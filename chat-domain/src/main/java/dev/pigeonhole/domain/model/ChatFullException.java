@@ -1,6 +1,6 @@
 package dev.pigeonhole.domain.model;
 
-/** A chat already has as many members as {@link Limits#maxMembers()} allows. */
+/** A chat already has as many members as its limit allows ({@code Limits.maxMembers}). */
 public final class ChatFullException extends DomainException {
 
     public ChatFullException(ChatId chat, int maxMembers) {

@@ -6,15 +6,15 @@ import java.util.regex.Pattern;
  * The one rule every identifier obeys. Ids end up inside Redis keys, so a {@code :}, a brace or a
  * space must be stopped here, once, rather than escaped in every adapter.
  */
-final class Identifiers {
+public final class Identifiers {
 
-    static final int MAX_LENGTH = 64;
+    public static final int MAX_LENGTH = 64;
     private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_LENGTH + "}");
 
     private Identifiers() {
     }
 
-    static void check(String kind, String value) {
+    public static void check(String kind, String value) {
         if (value == null) {
             throw new InvalidIdException(kind + " is missing");
         }

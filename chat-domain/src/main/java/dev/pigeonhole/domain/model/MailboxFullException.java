@@ -1,6 +1,6 @@
 package dev.pigeonhole.domain.model;
 
-/** A mailbox holds {@link Limits#mailboxCapacity()} messages and its owner has not taken any. */
+/** A mailbox holds as many messages as its capacity allows ({@code Limits.mailboxCapacity}). */
 public final class MailboxFullException extends DomainException {
 
     private final UserId owner;

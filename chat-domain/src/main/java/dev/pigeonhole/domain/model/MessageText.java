@@ -3,7 +3,7 @@ package dev.pigeonhole.domain.model;
 /**
  * The shape every message body has, checked where a body enters: in the commands and the values
  * that carry one. Its length limit is configuration, which the services hold against it
- * ({@link Limits#checkBodyLength}).
+ * ({@code Limits.checkBodyLength}).
  */
 public final class MessageText {
 

@@ -1,9 +1,9 @@
 package dev.pigeonhole.domain.service;
 
-import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.RateLimitedException;
-import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.port.out.Quotas;
 
 import java.util.Objects;
@@ -13,22 +13,22 @@ import java.util.Objects;
  * taken before the write, so a refused write changes nothing. A send's token is taken inside the
  * store's own step instead ({@link dev.pigeonhole.domain.port.out.Chats#send}).
  */
-final class Admission {
+public final class Admission {
 
     private final Quotas quotas;
     private final RateLimits rates;
 
-    Admission(Quotas quotas, RateLimits rates) {
+    public Admission(Quotas quotas, RateLimits rates) {
         this.quotas = Objects.requireNonNull(quotas, "quotas");
         this.rates = Objects.requireNonNull(rates, "rates");
     }
 
     /** @throws RateLimitedException if the user's bucket for this write is empty */
-    void admit(UserId user, RateLimits.Write write) {
+    public void admit(UserId user, RateLimits.Write write) {
         RateLimit limit = rates.of(write);
         RateLimit.Take take = quotas.take(user, write, limit);
         if (!take.admitted()) {
-            throw new RateLimitedException(write, limit, take.retryAfter());
+            throw limit.refusal(write, take.retryAfter());
         }
     }
 }

@@ -1,7 +1,21 @@
 package dev.pigeonhole.domain.model;
 
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.PendingBudget;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.ChannelPattern;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+import dev.pigeonhole.domain.model.mailbox.Mailbox;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -37,7 +51,7 @@ class ValuesTest {
 
     @Test
     void acknowledging_past_a_mailbox_s_last_id_is_refused_in_words_that_name_both_ids() {
-        assertThat(DirectMessage.beyondLastId(ALICE, 9, 4))
+        assertThat(Mailbox.beyondLastId(ALICE, 9, 4))
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessage("cannot acknowledge up to 9 in the mailbox of alice: its ids run from 1 to its last id, 4");
     }
@@ -54,8 +68,8 @@ class ValuesTest {
     @Test
     void the_default_limits_are_the_documented_ones() {
         assertThat(Limits.DEFAULTS).isEqualTo(new Limits(4_096, 1_000, 10_000, 10_000,
-                new PendingBudget(1_000, 1_048_576), new RateLimits(RateLimit.parse("20/5s"), RateLimit.parse("10/1m"),
-                RateLimit.parse("30/1m"), RateLimit.parse("30/1m"))));
+                new PendingBudget(1_000, 1_048_576), new RateLimits(new RateLimit(20, Duration.ofSeconds(5)), new RateLimit(10, Duration.ofMinutes(1)),
+                new RateLimit(30, Duration.ofMinutes(1)), new RateLimit(30, Duration.ofMinutes(1)))));
     }
 
     @Test

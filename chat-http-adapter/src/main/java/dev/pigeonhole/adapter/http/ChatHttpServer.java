@@ -38,7 +38,7 @@ public final class ChatHttpServer implements AutoCloseable {
         Objects.requireNonNull(upstreamSubscriptions, "upstreamSubscriptions");
         HttpMetrics metrics = new HttpMetrics(registry);
         this.live = new LiveConnections(settings.maxLiveConnections());
-        this.readings = new StoreReadings(health, useCases.listOnlineUsers(), settings.storeReadingsEvery());
+        this.readings = new StoreReadings(health, useCases.presence().listOnlineUsers(), settings.storeReadingsEvery());
         metrics.gauge("pigeonhole.presence.online", "users seen within the presence window, as last read",
                 readings::onlineUsers);
         metrics.gauge("pigeonhole.live.sessions", "open live connections, WebSocket and Server-Sent Events", live::count);
@@ -87,14 +87,14 @@ public final class ChatHttpServer implements AutoCloseable {
             // The security headers go on every answer: the page's files, the routes, and what no route answered.
             config.routes.before(SecurityHeaders::add);
 
-            Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.touchPresence(), metrics,
+            Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.presence().touchPresence(), metrics,
                     settings.maxRequestBytes());
             new SessionRoutes(tokens, settings.devLogin()).register(endpoints);
-            new ChatRoutes(useCases, metrics).register(endpoints);
-            new MailboxRoutes(useCases, metrics).register(endpoints);
-            new PresenceRoutes(useCases).register(endpoints);
+            new ChatRoutes(useCases.chat(), metrics).register(endpoints);
+            new MailboxRoutes(useCases.mailbox(), metrics).register(endpoints);
+            new PresenceRoutes(useCases.presence()).register(endpoints);
             new OperationsRoutes(readings, registry).register(endpoints);
-            new LiveRoutes(useCases, live, metrics, settings).register(config.routes, endpoints);
+            new LiveRoutes(useCases.live(), live, metrics, settings).register(config.routes, endpoints);
 
             // What no route answered: Javalin's own 404 and 405, and anything thrown outside a route.
             config.routes.error(404, "*", ctx -> unanswered(ctx, Problem.of(404, "no-such-route", "No such route",

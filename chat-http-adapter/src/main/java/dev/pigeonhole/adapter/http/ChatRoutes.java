@@ -1,33 +1,34 @@
 package dev.pigeonhole.adapter.http;
 
-import static io.javalin.http.HandlerType.DELETE;
-import static io.javalin.http.HandlerType.GET;
-import static io.javalin.http.HandlerType.POST;
-
-import dev.pigeonhole.adapter.http.dto.ChatSummaryJson;
-import dev.pigeonhole.adapter.http.dto.CreatedChatJson;
-import dev.pigeonhole.adapter.http.dto.MessageJson;
-import dev.pigeonhole.adapter.http.dto.PageJson;
-import dev.pigeonhole.adapter.http.dto.PendingJson;
-import dev.pigeonhole.domain.model.Access;
+import dev.pigeonhole.adapter.http.dto.ApiChatSummary;
+import dev.pigeonhole.adapter.http.dto.ApiCreatedChat;
+import dev.pigeonhole.adapter.http.dto.ApiMessage;
+import dev.pigeonhole.adapter.http.dto.ApiPage;
+import dev.pigeonhole.adapter.http.dto.ApiPending;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.CreatedChat;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.AcknowledgeMessages;
-import dev.pigeonhole.domain.port.in.CreateChat;
-import dev.pigeonhole.domain.port.in.FetchPending;
-import dev.pigeonhole.domain.port.in.JoinChat;
-import dev.pigeonhole.domain.port.in.LeaveChat;
-import dev.pigeonhole.domain.port.in.ReadMessages;
-import dev.pigeonhole.domain.port.in.SendMessage;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.CreatedChat;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.domain.port.in.chat.FetchPending;
+import dev.pigeonhole.domain.port.in.chat.JoinChat;
+import dev.pigeonhole.domain.port.in.chat.LeaveChat;
+import dev.pigeonhole.domain.port.in.chat.ReadMessages;
+import dev.pigeonhole.domain.port.in.chat.SendMessage;
 import io.javalin.http.Context;
+
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+
+import static io.javalin.http.HandlerType.DELETE;
+import static io.javalin.http.HandlerType.GET;
+import static io.javalin.http.HandlerType.POST;
 
 /**
  * Group chat (Redis in Action 6.5.2): create, list, send, read, pending, acknowledge, invite or
@@ -37,10 +38,10 @@ final class ChatRoutes {
 
     static final int DEFAULT_PAGE_SIZE = 100;
 
-    private final UseCases useCases;
+    private final ChatUseCases useCases;
     private final HttpMetrics metrics;
 
-    ChatRoutes(UseCases useCases, HttpMetrics metrics) {
+    ChatRoutes(ChatUseCases useCases, HttpMetrics metrics) {
         this.useCases = useCases;
         this.metrics = metrics;
     }
@@ -67,11 +68,11 @@ final class ChatRoutes {
                 new CreateChat.Command(caller, others, chat, access, body.requiredString("message")));
         metrics.messageSent();
         ctx.status(201);
-        json(ctx, CreatedChatJson.from(created));
+        json(ctx, ApiCreatedChat.from(created));
     }
 
     private void list(Context ctx, UserId caller) {
-        json(ctx, useCases.listChats().chatsOf(caller).stream().map(ChatSummaryJson::from).toList());
+        json(ctx, useCases.listChats().chatsOf(caller).stream().map(ApiChatSummary::from).toList());
     }
 
     private void send(Context ctx, UserId caller) {
@@ -82,19 +83,19 @@ final class ChatRoutes {
                 new SendMessage.Command(chat, caller, body.requiredString("message"), key));
         metrics.messageSent();
         ctx.status(201);
-        json(ctx, MessageJson.from(sent));
+        json(ctx, ApiMessage.from(sent));
     }
 
     private void read(Context ctx, UserId caller) {
         ChatId chat = ChatId.of(ctx.pathParam("chat"));
         long after = Query.longParam(ctx, "after", 0);
         int limit = Query.intParam(ctx, "limit", DEFAULT_PAGE_SIZE);
-        json(ctx, PageJson.from(useCases.readMessages().messagesAfter(new ReadMessages.Query(caller, chat, after, limit))));
+        json(ctx, ApiPage.from(useCases.readMessages().read(new ReadMessages.Query(caller, chat, after, limit))));
     }
 
     private void pending(Context ctx, UserId caller) {
         int perChat = Query.intParam(ctx, "limit", FetchPending.Query.DEFAULT_PER_CHAT_LIMIT);
-        PendingJson pending = PendingJson.from(useCases.fetchPending().pending(new FetchPending.Query(caller, perChat)));
+        ApiPending pending = ApiPending.from(useCases.fetchPending().pending(new FetchPending.Query(caller, perChat)));
         metrics.pendingFetched();
         json(ctx, pending);
     }

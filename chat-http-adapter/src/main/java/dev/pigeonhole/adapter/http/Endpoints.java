@@ -2,7 +2,7 @@ package dev.pigeonhole.adapter.http;
 
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.TouchPresence;
+import dev.pigeonhole.domain.port.in.presence.TouchPresence;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;

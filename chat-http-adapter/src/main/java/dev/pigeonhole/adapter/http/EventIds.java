@@ -3,7 +3,8 @@ package dev.pigeonhole.adapter.http;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.InvalidIdException;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.port.in.live.LiveFeed;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;

@@ -1,8 +1,9 @@
 package dev.pigeonhole.adapter.http;
 
-import dev.pigeonhole.adapter.http.dto.LiveEventJson;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.LiveSignal;
+import dev.pigeonhole.adapter.http.dto.ApiLiveEvent;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.LiveSignal;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -28,7 +29,7 @@ final class LiveFrames {
      * stream's event name and id), its JSON text, and the text's size in UTF-8 bytes, which is
      * what it costs while unsent.
      */
-    record Frame(LiveEventJson event, String text, int bytes) {
+    record Frame(ApiLiveEvent event, String text, int bytes) {
     }
 
     /**
@@ -38,7 +39,7 @@ final class LiveFrames {
     static final int SLOTS = 256;
 
     /** The same few bytes for every connection and every time. */
-    private static final Frame RESYNC = write(LiveEventJson.resync());
+    private static final Frame RESYNC = write(ApiLiveEvent.resync());
 
     private static final AtomicReferenceArray<Slot> SLOTS_BY_HASH = new AtomicReferenceArray<>(SLOTS);
 
@@ -47,14 +48,14 @@ final class LiveFrames {
 
     /**
      * What a client is told of {@code signal}; empty for what it is not told (see
-     * {@link LiveEventJson#from}). An event's frame is the same object for every caller as long
+     * {@link ApiLiveEvent#from}). An event's frame is the same object for every caller as long
      * as the event is remembered.
      */
     static Optional<Frame> of(LiveSignal signal) {
         return switch (signal) {
             case LiveSignal.Event event -> shared(event);
             case LiveSignal.Resync resync -> Optional.of(RESYNC);
-            default -> LiveEventJson.from(signal).map(LiveFrames::write);
+            default -> ApiLiveEvent.from(signal).map(LiveFrames::write);
         };
     }
 
@@ -72,7 +73,7 @@ final class LiveFrames {
         return mine.frame(signal);
     }
 
-    private static Frame write(LiveEventJson event) {
+    private static Frame write(ApiLiveEvent event) {
         byte[] utf8 = Json.write(event);
         return new Frame(event, new String(utf8, StandardCharsets.UTF_8), utf8.length);
     }
@@ -94,7 +95,7 @@ final class LiveFrames {
                 synchronized (this) {
                     written = frame;
                     if (written == null) {
-                        written = LiveEventJson.from(signal).map(LiveFrames::write);
+                        written = ApiLiveEvent.from(signal).map(LiveFrames::write);
                         frame = written;
                     }
                 }

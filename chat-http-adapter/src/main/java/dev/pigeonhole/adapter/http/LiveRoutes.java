@@ -1,17 +1,19 @@
 package dev.pigeonhole.adapter.http;
 
-import static io.javalin.http.HandlerType.GET;
-
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.port.in.live.LiveFeed;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.sse.SseHandler;
-import java.time.Duration;
+import io.javalin.websocket.WsContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+
+import static io.javalin.http.HandlerType.GET;
 
 /**
  * The two ways to be pushed live events, with one protocol between them: {@code GET /api/live}
@@ -31,14 +33,14 @@ final class LiveRoutes {
     private static final int CLOSE_POLICY_VIOLATION = 1008;
     private static final Logger LOG = LoggerFactory.getLogger(LiveRoutes.class);
 
-    private final UseCases useCases;
+    private final LiveUseCases useCases;
     private final LiveConnections connections;
     private final HttpMetrics metrics;
     /** How long a live connection, of either transport, may carry nothing before it is closed. */
     private final Duration idleTimeout;
     private final int maxUnsentBytes;
 
-    LiveRoutes(UseCases useCases, LiveConnections connections, HttpMetrics metrics, HttpSettings settings) {
+    LiveRoutes(LiveUseCases useCases, LiveConnections connections, HttpMetrics metrics, HttpSettings settings) {
         this.useCases = useCases;
         this.connections = connections;
         this.metrics = metrics;
@@ -70,19 +72,19 @@ final class LiveRoutes {
         EventStream stream = null;
         try {
             stream = new EventStream(ctx, caller, feed, metrics, idleTimeout, maxUnsentBytes);
-            connections.add(stream);
+            connections.add(stream.connection());
             EventStream started = stream;
             new SseHandler(client -> {
                 try {
                     started.run(client);
                 } finally {
-                    connections.remove(started);
+                    connections.remove(started.connection());
                 }
             }).handle(ctx);
         } catch (RuntimeException e) {
             // Nothing runs the stream, so nothing else would let go of what it holds (or counted it, if full).
             if (stream != null) {
-                connections.remove(stream);
+                connections.remove(stream.connection());
             }
             feed.close();
             throw e;
@@ -110,36 +112,31 @@ final class LiveRoutes {
                 } catch (StoreUnavailableException e) {
                     // Only a topic no one on this server follows yet needs the store here.
                     LOG.warn("live connection of {} not subscribed: {}", caller, e.getMessage());
-                    ctx.closeSession(LiveSocket.CLOSE_TRY_AGAIN_LATER, "store unavailable");
+                    LiveSocket.close(ctx, LiveLoop.Ending.STORE_UNAVAILABLE);
                     return;
                 }
-                LiveSocket socket = new LiveSocket(ctx, caller, feed, metrics, maxUnsentBytes);
+                LiveSocket socket = new LiveSocket(ctx, caller, feed, metrics, idleTimeout, maxUnsentBytes);
                 try {
-                    connections.add(socket);
+                    connections.add(socket.connection());
                 } catch (Problem full) {
                     feed.close();
                     ctx.closeSession(CLOSE_POLICY_VIOLATION, full.title());
                     return;
                 }
-                ctx.attribute(SOCKET, socket);
+                ctx.attribute(SOCKET, socket.connection());
                 socket.start();
             });
-            ws.onClose(ctx -> {
-                LiveSocket socket = ctx.attribute(SOCKET);
-                if (socket != null) {
-                    socket.ended();
-                    connections.remove(socket);
-                    socket.close(LiveSocket.CLOSE_GOING_AWAY, "closed");
-                }
-            });
-            ws.onError(ctx -> {
-                LiveSocket socket = ctx.attribute(SOCKET);
-                if (socket != null) {
-                    socket.ended();
-                    connections.remove(socket);
-                    socket.close(LiveSocket.CLOSE_GOING_AWAY, "error");
-                }
-            });
+            ws.onClose(ctx -> ended(ctx, LiveLoop.Ending.CLOSED));
+            ws.onError(ctx -> ended(ctx, LiveLoop.Ending.FAILED));
         });
+    }
+
+    /** Jetty is done with the socket: whatever it holds, and its place, are let go. */
+    private void ended(WsContext ctx, LiveLoop.Ending why) {
+        LiveLoop<?> connection = ctx.attribute(SOCKET);
+        if (connection != null) {
+            connection.ended(why);
+            connections.remove(connection);
+        }
     }
 }

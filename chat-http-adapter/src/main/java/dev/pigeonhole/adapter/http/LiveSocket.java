@@ -1,83 +1,76 @@
 package dev.pigeonhole.adapter.http;
 
-import dev.pigeonhole.domain.model.LiveSignal;
-import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.LiveFeed;
+import dev.pigeonhole.domain.port.in.live.LiveFeed;
 import io.javalin.websocket.WsContext;
+import org.eclipse.jetty.websocket.api.Callback;
+
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.jetty.websocket.api.Callback;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * One client's live WebSocket: every signal of its feed as a JSON text frame. The feed does the
- * rest (catch-up, following membership, dropping repeats), the same for every transport.
+ * One client's live WebSocket: its {@link LiveLoop}'s frames as JSON text frames, its keep-alive
+ * as a ping, which the client answers by itself, and its end as a close code.
  *
- * <p>Frames are sent asynchronously, so a client that stops reading would make Jetty buffer
- * without end; past a bound in bytes of frames not yet written ({@link UnsentBytes}) the client
- * is cut off as slow, the same answer the feed gives when its own queue fills. A catch-up is
- * different: it comes all at once, and a client that reads may still not take it as fast as it
- * is handed over, so a catch-up that reaches the bound is cut short with a {@code resync} and
- * the client pulls the rest. Its close frame waits behind the unwritten frames, which a client
- * that stopped reading never takes, so a connection cut off is dropped outright once
- * {@link #SLOW_CLOSE_GRACE} has passed without it closing.
- *
- * <p>A store that does not answer never ends a socket: the feed turns a failed catch-up into a
- * {@code resync}. Close code 1011 is left for a bug.
- *
- * <p>A connection with nothing to push for a third of its idle timeout is pinged: the client
- * sends nothing of its own, and a quiet chat must not look like a dead connection.
+ * <p>Frames are sent asynchronously: each counts against the connection's bound until Jetty has
+ * written it. A ping is Jetty's own few bytes and costs nothing against it. A close frame queues
+ * behind what the client has not read, so a socket cut off as slow that has not closed in time is
+ * disconnected without one.
  */
-final class LiveSocket implements LiveConnections.Connection {
+final class LiveSocket implements LiveLoop.Transport<LiveSocket.Frame> {
 
-    static final int CLOSE_SLOW = 1013;
-    static final int CLOSE_GOING_AWAY = 1001;
+    /** RFC 6455's "going away". */
+    private static final int CLOSE_GOING_AWAY = 1001;
+    /** RFC 6455's "internal error". */
+    private static final int CLOSE_SERVER_ERROR = 1011;
     /** RFC 6455's "try again later". */
-    static final int CLOSE_TRY_AGAIN_LATER = 1013;
-    static final int CLOSE_SERVER_ERROR = 1011;
-    /** How long a client cut off as slow has to read what is queued for it and the close frame. */
-    static final Duration SLOW_CLOSE_GRACE = Duration.ofSeconds(5);
-    private static final Logger LOG = LoggerFactory.getLogger(LiveSocket.class);
-    private static final Duration POLL = Duration.ofSeconds(1);
+    private static final int CLOSE_TRY_AGAIN_LATER = 1013;
+
+    /** What goes out on the socket. */
+    sealed interface Frame permits Text, Ping {
+    }
+
+    private record Text(LiveFrames.Frame shared) implements Frame {
+    }
+
+    private record Ping() implements Frame {
+    }
+
+    private static final Ping PING = new Ping();
 
     private final WsContext ws;
     private final UserId user;
-    private final LiveFeed feed;
-    private final HttpMetrics metrics;
-    private final UnsentBytes unsent;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    /** The connection is over (Jetty said so); {@code ws.session.isOpen()} turns false as soon as a close is sent. */
-    private volatile boolean ended;
-    /** When a frame or ping last went out (nanoTime). */
-    private volatile long lastSent = System.nanoTime();
+    private final LiveLoop<Frame> loop;
 
-    LiveSocket(WsContext ws, UserId user, LiveFeed feed, HttpMetrics metrics, int maxUnsentBytes) {
+    LiveSocket(WsContext ws, UserId user, LiveFeed feed, HttpMetrics metrics, Duration idleTimeout, int maxUnsentBytes) {
         this.ws = ws;
         this.user = user;
-        this.feed = feed;
-        this.metrics = metrics;
-        this.unsent = new UnsentBytes(maxUnsentBytes);
+        this.loop = new LiveLoop<>(user, feed, this, metrics, idleTimeout, maxUnsentBytes);
     }
 
-    /** Pumps the feed on a virtual thread of its own until either side closes. */
+    /** Closes a socket with the code and reason that say why; also for one refused before it had a loop. */
+    static void close(WsContext ws, LiveLoop.Ending why) {
+        if (!ws.session.isOpen()) {
+            return;
+        }
+        switch (why) {
+            case SLOW -> ws.closeSession(CLOSE_TRY_AGAIN_LATER, "slow");
+            case STOPPING -> ws.closeSession(CLOSE_GOING_AWAY, "server stopping");
+            case CLOSED -> ws.closeSession(CLOSE_GOING_AWAY, "closed");
+            case FAILED -> ws.closeSession(CLOSE_GOING_AWAY, "error");
+            case STORE_UNAVAILABLE -> ws.closeSession(CLOSE_TRY_AGAIN_LATER, "store unavailable");
+            case SERVER_ERROR -> ws.closeSession(CLOSE_SERVER_ERROR, "server error");
+        }
+    }
+
+    /** Runs the loop on a virtual thread of its own until either side closes. */
     void start() {
-        Thread.ofVirtual().name("live-" + user).start(this::pump);
+        Thread.ofVirtual().name("live-" + user).start(loop::run);
     }
 
-    @Override
-    public UserId user() {
-        return user;
-    }
-
-    @Override
-    public void stop() {
-        close(CLOSE_GOING_AWAY, "server stopping");
+    /** What {@link LiveConnections} counts, and what Jetty tells when the socket is over. */
+    LiveLoop<?> connection() {
+        return loop;
     }
 
     @Override
@@ -85,107 +78,48 @@ final class LiveSocket implements LiveConnections.Connection {
         return false;
     }
 
-    /** Jetty reported the connection closed or failed: nothing is held for it any more. */
-    void ended() {
-        ended = true;
+    /** {@code ws.session.isOpen()} turns false as soon as a close is sent. */
+    @Override
+    public boolean isOpen() {
+        return ws.session.isOpen();
     }
 
-    /** True if this call closed it, false if it was closed already. */
-    boolean close(int code, String reason) {
-        if (!closed.compareAndSet(false, true)) {
-            return false;
-        }
-        feed.close();
-        if (ws.session.isOpen()) {
-            ws.closeSession(code, reason);
-        }
-        return true;
+    /** The text is shared with every other socket sent the same event. */
+    @Override
+    public Frame frame(LiveFrames.Frame shared) {
+        return new Text(shared);
     }
 
-    private void pump() {
-        try {
-            // The client sends nothing, so without pings a quiet chat would look idle and be timed out.
-            Duration idleTimeout = ws.session.getIdleTimeout();
-            Duration pingAfter = idleTimeout.isPositive() ? idleTimeout.dividedBy(3) : null;
-            Duration poll = pingAfter != null && pingAfter.compareTo(POLL) < 0 ? pingAfter : POLL;
-            while (!closed.get() && ws.session.isOpen()) {
-                Optional<LiveSignal> signal = feed.next(poll);
-                if (signal.isPresent() && !handle(signal.get())) {
-                    return;
-                }
-                if (pingAfter != null && System.nanoTime() - lastSent >= pingAfter.toNanos()) {
-                    ping();
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (StoreUnavailableException e) {
-            // The feed answers the store's outages with resync; one that still got here is not the client's fault.
-            LOG.warn("live connection of {} ends: {}", user, e.getMessage());
-            close(CLOSE_TRY_AGAIN_LATER, "store unavailable");
-        } catch (RuntimeException e) {
-            LOG.error("live connection of {} failed", user, e);
-            close(CLOSE_SERVER_ERROR, "server error");
-        } finally {
-            feed.close();
+    @Override
+    public Frame keepAlive() {
+        return PING;
+    }
+
+    @Override
+    public int bytes(Frame frame) {
+        return switch (frame) {
+            case Text text -> text.shared().bytes();
+            case Ping ping -> 0;
+        };
+    }
+
+    @Override
+    public void write(Frame frame) {
+        switch (frame) {
+            case Text text -> ws.session.sendText(text.shared().text(),
+                    Callback.from(() -> loop.written(frame), failure -> loop.written(frame)));
+            case Ping ping -> ws.session.sendPing(ByteBuffer.allocate(0), Callback.NOOP);
         }
     }
 
-    /** False once the feed is over. */
-    private boolean handle(LiveSignal signal) {
-        if (signal instanceof LiveSignal.Closed(var reason)) {
-            switch (reason) {
-                case SLOW -> cutOffAsSlow();
-                case SHUTDOWN -> close(CLOSE_GOING_AWAY, "server stopping");
-                case UNSUBSCRIBED -> close(CLOSE_GOING_AWAY, "closed");
-            }
-            return false;
-        }
-        LiveFrames.of(signal).ifPresent(frame -> send(frame, signal instanceof LiveSignal.Resync));
-        return true;
+    @Override
+    public void end(LiveLoop.Ending why) {
+        close(ws, why);
     }
 
-    /**
-     * The frame's text is shared with every other socket sent the same event. A resync always
-     * goes out: it is a few bytes, and it is what lets a client recover.
-     */
-    private void send(LiveFrames.Frame frame, boolean always) {
-        if (closed.get()) {
-            return;
-        }
-        int bytes = frame.bytes();
-        if (always) {
-            unsent.force(bytes);
-        } else if (!unsent.take(bytes)) {
-            if (!feed.resyncInsteadOfCatchUp()) {
-                cutOffAsSlow();
-            }
-            return;
-        }
-        ws.session.sendText(frame.text(), Callback.from(() -> unsent.release(bytes), failure -> unsent.release(bytes)));
-        lastSent = System.nanoTime();
-        metrics.livePushed();
-    }
-
-    /** Keeps a quiet connection from timing out; a client answers with a pong by itself. */
-    private void ping() {
-        if (!closed.get()) {
-            ws.session.sendPing(ByteBuffer.allocate(0), Callback.NOOP);
-            lastSent = System.nanoTime();
-        }
-    }
-
-    private void cutOffAsSlow() {
-        if (close(CLOSE_SLOW, "slow")) {
-            metrics.liveCutOffAsSlow();
-            LOG.info("live connection of {} cut off: it stopped reading", user);
-            // Until the connection ends Jetty holds everything queued for it, and it stays a session.
-            CompletableFuture.delayedExecutor(SLOW_CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
-                if (!ended) {
-                    LOG.info("live connection of {} dropped: it did not close within {}", user, SLOW_CLOSE_GRACE);
-                    ws.session.disconnect();
-                }
-            });
-        }
+    /** Until the connection ends Jetty holds everything queued for it, and it stays a session. */
+    @Override
+    public void drop() {
+        ws.session.disconnect();
     }
 }

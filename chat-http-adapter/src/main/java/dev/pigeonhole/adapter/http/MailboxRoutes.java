@@ -1,16 +1,17 @@
 package dev.pigeonhole.adapter.http;
 
+import dev.pigeonhole.adapter.http.dto.ApiMailbox;
+import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.mailbox.Delivered;
+import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
+import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
+import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
+import io.javalin.http.Context;
+
+import java.util.Set;
+
 import static io.javalin.http.HandlerType.GET;
 import static io.javalin.http.HandlerType.POST;
-
-import dev.pigeonhole.adapter.http.dto.MailboxJson;
-import dev.pigeonhole.domain.model.Delivered;
-import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.AcknowledgeDirectMessages;
-import dev.pigeonhole.domain.port.in.DeliverDirectMessage;
-import dev.pigeonhole.domain.port.in.ReadDirectMessages;
-import io.javalin.http.Context;
-import java.util.Set;
 
 /**
  * Single-recipient mailboxes (Redis in Action 6.5.1): anyone delivers; only the owner reads, and
@@ -20,10 +21,10 @@ final class MailboxRoutes {
 
     static final int DEFAULT_READ = 100;
 
-    private final UseCases useCases;
+    private final MailboxUseCases useCases;
     private final HttpMetrics metrics;
 
-    MailboxRoutes(UseCases useCases, HttpMetrics metrics) {
+    MailboxRoutes(MailboxUseCases useCases, HttpMetrics metrics) {
         this.useCases = useCases;
         this.metrics = metrics;
     }
@@ -46,7 +47,7 @@ final class MailboxRoutes {
 
     private void read(Context ctx, UserId caller) {
         int max = Query.intParam(ctx, "max", DEFAULT_READ);
-        ChatRoutes.json(ctx, MailboxJson.from(useCases.readDirectMessages().read(new ReadDirectMessages.Command(caller, max))));
+        ChatRoutes.json(ctx, ApiMailbox.from(useCases.readDirectMessages().read(new ReadDirectMessages.Command(caller, max))));
     }
 
     private void acknowledge(Context ctx, UserId caller) {

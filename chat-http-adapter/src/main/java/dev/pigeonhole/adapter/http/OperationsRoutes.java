@@ -2,7 +2,7 @@ package dev.pigeonhole.adapter.http;
 
 import static io.javalin.http.HandlerType.GET;
 
-import dev.pigeonhole.adapter.http.dto.HealthJson;
+import dev.pigeonhole.adapter.http.dto.ApiHealth;
 import io.javalin.http.Context;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -35,7 +35,7 @@ final class OperationsRoutes {
     private void health(Context ctx) {
         StoreHealth.Status status = readings.status();
         ctx.status(status.up() ? 200 : 503);
-        ChatRoutes.json(ctx, new HealthJson(status.up() ? "up" : "down", status.store(), status.detail()));
+        ChatRoutes.json(ctx, new ApiHealth(status.up() ? "up" : "down", status.store(), status.detail()));
     }
 
     private void metrics(Context ctx) {

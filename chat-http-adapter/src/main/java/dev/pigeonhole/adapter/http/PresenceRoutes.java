@@ -1,13 +1,14 @@
 package dev.pigeonhole.adapter.http;
 
-import static io.javalin.http.HandlerType.GET;
-
-import dev.pigeonhole.adapter.http.dto.OnlineJson;
+import dev.pigeonhole.adapter.http.dto.ApiOnline;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.ListOnlineUsers;
+import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
 import io.javalin.http.Context;
+
 import java.time.Duration;
 import java.util.Optional;
+
+import static io.javalin.http.HandlerType.GET;
 
 /**
  * Who's online, of the people the caller shares a chat with, and the caller itself. Every
@@ -15,9 +16,9 @@ import java.util.Optional;
  */
 final class PresenceRoutes {
 
-    private final UseCases useCases;
+    private final PresenceUseCases useCases;
 
-    PresenceRoutes(UseCases useCases) {
+    PresenceRoutes(PresenceUseCases useCases) {
         this.useCases = useCases;
     }
 
@@ -28,7 +29,7 @@ final class PresenceRoutes {
     private void online(Context ctx, UserId caller) {
         Optional<Duration> within = Query.durationParam(ctx, "within");
         ListOnlineUsers users = useCases.listOnlineUsers();
-        ChatRoutes.json(ctx, OnlineJson.from(within.isPresent()
+        ChatRoutes.json(ctx, ApiOnline.from(within.isPresent()
                 ? users.online(caller, new ListOnlineUsers.Query(within.get()))
                 : users.online(caller)));
     }

@@ -1,6 +1,6 @@
 package dev.pigeonhole.adapter.http;
 
-import dev.pigeonhole.adapter.http.dto.ProblemJson;
+import dev.pigeonhole.adapter.http.dto.ApiProblem;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.DomainException;
@@ -94,7 +94,7 @@ final class Problems {
             ctx.header("Retry-After", Integer.toString(problem.retryAfterSeconds()));
         }
         ctx.contentType(CONTENT_TYPE);
-        return Json.write(ProblemJson.from(problem.type(), problem.title(), problem.status(), problem.detail(),
+        return Json.write(ApiProblem.from(problem.type(), problem.title(), problem.status(), problem.detail(),
                 ctx.path()));
     }
 }

@@ -2,7 +2,7 @@ package dev.pigeonhole.adapter.http;
 
 import static io.javalin.http.HandlerType.POST;
 
-import dev.pigeonhole.adapter.http.dto.SessionJson;
+import dev.pigeonhole.adapter.http.dto.ApiSession;
 import dev.pigeonhole.domain.model.UserId;
 import io.javalin.http.Context;
 import java.util.Set;
@@ -31,6 +31,6 @@ final class SessionRoutes {
                     "this server signs nobody in by name; use a token issued under its signing secret");
         }
         UserId user = UserId.of(JsonBody.parse(Endpoints.body(ctx), Set.of("user")).requiredString("user"));
-        ChatRoutes.json(ctx, new SessionJson(user.value(), tokens.issue(user)));
+        ChatRoutes.json(ctx, new ApiSession(user.value(), tokens.issue(user)));
     }
 }

@@ -19,11 +19,14 @@ final class UnsentBytes {
         this.bound = bound;
     }
 
-    /** Counts a frame about to be handed over; false, counting nothing, if it would pass the bound. */
+    /**
+     * Counts a frame about to be handed over; false, counting nothing, if it would pass the bound.
+     * A frame that holds nothing (a WebSocket ping) never does, however much waits.
+     */
     boolean take(int bytes) {
         while (true) {
             long now = unsent.get();
-            if (now > 0 && now + bytes > bound) {
+            if (bytes > 0 && now > 0 && now + bytes > bound) {
                 return false;
             }
             if (unsent.compareAndSet(now, now + bytes)) {

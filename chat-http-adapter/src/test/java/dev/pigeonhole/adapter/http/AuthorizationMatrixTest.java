@@ -1,16 +1,7 @@
 package dev.pigeonhole.adapter.http;
 
-import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.UserId;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Base64;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
+import dev.pigeonhole.domain.model.limits.Limits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +10,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Who may do what, route by route: nobody without a valid token, nobody in a chat they are not a

@@ -1,9 +1,13 @@
 package dev.pigeonhole.adapter.http;
 
-import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
-import static org.assertj.core.api.Assertions.assertThat;
+import dev.pigeonhole.domain.model.limits.Limits;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
 
-import dev.pigeonhole.domain.model.Limits;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -13,12 +17,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import tools.jackson.databind.JsonNode;
+
+import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Each way a request can be wrong gets its own status and problem type, so a client can tell

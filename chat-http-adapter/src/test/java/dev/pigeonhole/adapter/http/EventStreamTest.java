@@ -1,10 +1,8 @@
 package dev.pigeonhole.adapter.http;
 
-import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import dev.pigeonhole.domain.model.limits.Limits;
+import org.junit.jupiter.api.Test;
 
-import dev.pigeonhole.domain.model.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -14,7 +12,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+
+import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** {@code GET /api/events}: the live protocol over Server-Sent Events. */
 class EventStreamTest {

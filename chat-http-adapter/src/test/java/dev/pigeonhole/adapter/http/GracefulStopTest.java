@@ -1,10 +1,9 @@
 package dev.pigeonhole.adapter.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.port.in.ListOnlineUsers;
+import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -13,7 +12,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class GracefulStopTest {
 
@@ -51,22 +52,21 @@ class GracefulStopTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                return real.listOnlineUsers().online(asker);
+                return real.presence().listOnlineUsers().online(asker);
             }
 
             @Override
             public Set<UserId> online(UserId asker, Query query) {
-                return real.listOnlineUsers().online(asker, query);
+                return real.presence().listOnlineUsers().online(asker, query);
             }
 
             @Override
             public int onlineCount() {
-                return real.listOnlineUsers().onlineCount();
+                return real.presence().listOnlineUsers().onlineCount();
             }
         };
-        return new UseCases(real.createChat(), real.sendMessage(), real.fetchPending(), real.acknowledgeMessages(),
-                real.readMessages(), real.joinChat(), real.leaveChat(), real.listChats(), real.deliverDirectMessage(),
-                real.readDirectMessages(), real.acknowledgeDirectMessages(), real.touchPresence(), held, real.subscribeToLiveEvents());
+        return new UseCases(real.chat(), real.mailbox(), new PresenceUseCases(real.presence().touchPresence(), held),
+                real.live());
     }
 
     private static boolean refusesConnections(int port) {

@@ -1,10 +1,9 @@
 package dev.pigeonhole.adapter.http;
 
-import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import dev.pigeonhole.domain.model.limits.Limits;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
-import dev.pigeonhole.domain.model.Limits;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,17 +11,19 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
+
+import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The attack: one signed-in user opens live connections without end, each a feed, a subscriber

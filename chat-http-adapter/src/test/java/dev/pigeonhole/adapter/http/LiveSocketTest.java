@@ -1,10 +1,9 @@
 package dev.pigeonhole.adapter.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import dev.pigeonhole.domain.model.limits.Limits;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
-import dev.pigeonhole.domain.model.Limits;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.Socket;
@@ -21,8 +20,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class LiveSocketTest {
 

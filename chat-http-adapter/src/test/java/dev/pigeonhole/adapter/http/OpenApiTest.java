@@ -1,8 +1,11 @@
 package dev.pigeonhole.adapter.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import dev.pigeonhole.domain.model.limits.Limits;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
-import dev.pigeonhole.domain.model.Limits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -19,10 +22,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * openapi.json is what clients are generated from, so it must say what the server does: the same

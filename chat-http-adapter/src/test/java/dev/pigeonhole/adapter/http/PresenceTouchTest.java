@@ -1,13 +1,14 @@
 package dev.pigeonhole.adapter.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import dev.pigeonhole.domain.service.presence.PresenceService;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
-import dev.pigeonhole.domain.service.PresenceService;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every signed-in request is a sign of life, but the store hears of a user's at most once a

@@ -1,7 +1,7 @@
 package dev.pigeonhole.adapter.http;
 
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.PendingBudget;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.PendingBudget;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,11 +1,12 @@
 package dev.pigeonhole.adapter.http;
 
+import dev.pigeonhole.domain.model.limits.Limits;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-
-import dev.pigeonhole.domain.model.Limits;
-import java.time.Duration;
-import org.junit.jupiter.api.Test;
 
 /**
  * Anyone may scrape /metrics and /health, so neither reaches the store: both answer what one

@@ -6,15 +6,16 @@ import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
 import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.RateLimits;
-import dev.pigeonhole.domain.service.ChatService;
-import dev.pigeonhole.domain.service.LiveService;
-import dev.pigeonhole.domain.service.MailboxService;
-import dev.pigeonhole.domain.service.PresenceService;
-import dev.pigeonhole.domain.service.SubscriptionMultiplexer;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.domain.service.chat.ChatService;
+import dev.pigeonhole.domain.service.live.LiveService;
+import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
+import dev.pigeonhole.domain.service.mailbox.MailboxService;
+import dev.pigeonhole.domain.service.presence.PresenceService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,8 +59,11 @@ final class TestApi implements AutoCloseable {
         PresenceService presence = new PresenceService(presenceRegistry, store, channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
         multiplexer = new SubscriptionMultiplexer(channels, LIVE_QUEUE_CAPACITY);
-        UseCases useCases = decorate.apply(new UseCases(chats, chats, chats, chats, chats, chats, chats, chats,
-                mailboxes, mailboxes, mailboxes, presence, presence, new LiveService(multiplexer, store, clock)));
+        UseCases useCases = decorate.apply(new UseCases(
+                new ChatUseCases(chats, chats, chats, chats, chats, chats, chats, chats),
+                new MailboxUseCases(mailboxes, mailboxes, mailboxes),
+                new PresenceUseCases(presence, presence),
+                new LiveUseCases(new LiveService(multiplexer, store, clock))));
         tokens = Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock);
         StoreHealth health = () -> {
             healthChecks.incrementAndGet();

@@ -1,22 +1,23 @@
 package dev.pigeonhole.adapter.inmemory;
 
-import dev.pigeonhole.domain.model.Access;
-import dev.pigeonhole.domain.model.Chat;
+import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Joined;
-import dev.pigeonhole.domain.model.Left;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessagePage;
-import dev.pigeonhole.domain.model.Opened;
-import dev.pigeonhole.domain.model.PendingChat;
-import dev.pigeonhole.domain.model.RateLimit;
-import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.Chat;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Joined;
+import dev.pigeonhole.domain.model.chat.Left;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+import dev.pigeonhole.domain.model.chat.Opened;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.chat.Sent;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimit;
 import dev.pigeonhole.domain.port.out.Chats;
 
 import java.time.Instant;
@@ -143,7 +144,7 @@ public final class InMemoryChats implements Chats {
     }
 
     @Override
-    public MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit) {
+    public MessagePage read(UserId reader, ChatId chat, long after, int limit) {
         StoredChat stored = existing(chat);
         Lock read = stored.lock.readLock();
         read.lock();
@@ -260,6 +261,6 @@ public final class InMemoryChats implements Chats {
 
     /** A repeated send announces nothing: its events are empty. */
     private void announce(StoredChat stored, Sent sent) {
-        sent.events().forEach(event -> channels.publish(stored.channel, event));
+        LiveEvent.announcing(sent).forEach(event -> channels.publish(stored.channel, event));
     }
 }

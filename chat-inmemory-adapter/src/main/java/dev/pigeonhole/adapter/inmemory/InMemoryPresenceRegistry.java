@@ -4,7 +4,6 @@ import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -39,11 +38,9 @@ public final class InMemoryPresenceRegistry implements PresenceRegistry {
     private final ConcurrentSkipListSet<Sighting> byTime = new ConcurrentSkipListSet<>(BY_TIME);
 
     @Override
-    public Optional<Instant> touch(UserId user, Instant sighting) {
+    public Optional<Instant> touch(UserId user, Instant at) {
         Objects.requireNonNull(user, "user");
-        // The port keeps milliseconds, as a Redis score of epoch millis does; so must this store,
-        // or the two would disagree about a sighting a fraction of a millisecond from a boundary.
-        Instant at = Objects.requireNonNull(sighting, "at").truncatedTo(ChronoUnit.MILLIS);
+        Objects.requireNonNull(at, "at");
         AtomicReference<Instant> previous = new AtomicReference<>();
         lastSeen.compute(user, (key, seen) -> {
             previous.set(seen);
@@ -76,11 +73,10 @@ public final class InMemoryPresenceRegistry implements PresenceRegistry {
 
     @Override
     public Set<UserId> seenSince(Instant since, Set<UserId> among) {
-        Instant from = since.truncatedTo(ChronoUnit.MILLIS);
         Set<UserId> users = new HashSet<>();
         for (UserId user : among) {
             Instant seen = lastSeen.get(user);
-            if (seen != null && !seen.isBefore(from)) {
+            if (seen != null && !seen.isBefore(since)) {
                 users.add(user);
             }
         }

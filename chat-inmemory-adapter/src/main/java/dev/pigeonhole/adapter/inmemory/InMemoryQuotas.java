@@ -1,8 +1,8 @@
 package dev.pigeonhole.adapter.inmemory;
 
-import dev.pigeonhole.domain.model.RateLimit;
-import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.port.out.Quotas;
 
 import java.time.InstantSource;

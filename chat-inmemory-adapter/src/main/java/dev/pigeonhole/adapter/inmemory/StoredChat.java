@@ -1,10 +1,10 @@
 package dev.pigeonhole.adapter.inmemory;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.Chat;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessageLog;
-import dev.pigeonhole.domain.model.Sent;
+import dev.pigeonhole.domain.model.chat.Chat;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessageLog;
+import dev.pigeonhole.domain.model.chat.Sent;
+import dev.pigeonhole.domain.model.live.Channel;
 
 import java.util.ArrayList;
 import java.util.List;

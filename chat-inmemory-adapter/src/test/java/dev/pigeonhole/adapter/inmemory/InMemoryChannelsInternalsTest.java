@@ -1,9 +1,8 @@
 package dev.pigeonhole.adapter.inmemory;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.ChannelPattern;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Topic;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
 import org.junit.jupiter.api.Test;
 
@@ -16,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 class InMemoryChannelsInternalsTest {
@@ -28,7 +27,6 @@ class InMemoryChannelsInternalsTest {
     private final List<String> seen = new CopyOnWriteArrayList<>();
 
     private final Channel channel = Channel.ofChat(Ids.chat());
-
 
     @Test
     void a_connection_queues_at_least_one_event() {
@@ -149,7 +147,6 @@ class InMemoryChannelsInternalsTest {
             Thread.setDefaultUncaughtExceptionHandler(previous);
         }
     }
-
 
     private Channels.Receiver recorder() {
         return recorder(() -> {

@@ -3,6 +3,7 @@ package dev.pigeonhole.adapter.inmemory;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.LockName;
 import dev.pigeonhole.domain.port.out.Lease;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -14,7 +15,7 @@ class InMemoryChatLockInternalsTest {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private final MutableClock clock = new MutableClock();
+    private final TestClock clock = new TestClock();
     private final InMemoryChatLock lock = new InMemoryChatLock(clock);
     private final LockName name = Ids.lock();
 

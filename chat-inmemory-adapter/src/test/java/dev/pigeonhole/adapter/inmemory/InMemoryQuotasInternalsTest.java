@@ -1,8 +1,9 @@
 package dev.pigeonhole.adapter.inmemory;
 
-import dev.pigeonhole.domain.model.RateLimit;
-import dev.pigeonhole.domain.model.RateLimits.Write;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits.Write;
+import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -14,16 +15,16 @@ class InMemoryQuotasInternalsTest {
 
     @Test
     void buckets_full_again_are_swept_so_only_those_who_wrote_lately_are_kept() {
-        MutableClock clock = new MutableClock();
+        TestClock clock = new TestClock();
         InMemoryQuotas quotas = new InMemoryQuotas(clock);
-        RateLimit tenAMinute = RateLimit.parse("10/1m");
+        RateLimit tenAMinute = new RateLimit(10, Duration.ofMinutes(1));
         for (int user = 0; user < 100; user++) {
             quotas.take(UserId.of("once-" + user), Write.CREATE, tenAMinute);
         }
         assertThat(quotas.size()).isEqualTo(100);
 
         clock.advance(Duration.ofMinutes(1));
-        RateLimit plenty = RateLimit.parse("5000/1h");
+        RateLimit plenty = new RateLimit(5000, Duration.ofHours(1));
         for (int take = 100; take < InMemoryQuotas.SWEEP_EVERY; take++) {
             quotas.take(UserId.of("busy"), Write.CREATE, plenty);
         }

@@ -1,9 +1,9 @@
 package dev.pigeonhole.domain.service;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
 
 import java.time.Instant;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * "nothing more" from "not yet", {@link #all()} publishes an end marker and reads up to it: a
  * channel delivers in publish order.
  */
-final class Heard implements AutoCloseable {
+public final class Heard implements AutoCloseable {
 
     private static final UserId END = UserId.of("end-of-test");
 
@@ -27,7 +27,7 @@ final class Heard implements AutoCloseable {
     private final BlockingQueue<LiveEvent> events = new LinkedBlockingQueue<>();
     private final Channels.Connection connection;
 
-    Heard(Channels channels, Channel channel) {
+    public Heard(Channels channels, Channel channel) {
         this.channels = channels;
         this.channel = channel;
         this.connection = channels.connect(new Channels.Receiver() {
@@ -44,7 +44,7 @@ final class Heard implements AutoCloseable {
     }
 
     /** Everything announced so far, in order. */
-    List<LiveEvent> all() throws InterruptedException {
+    public List<LiveEvent> all() throws InterruptedException {
         channels.publish(channel, new LiveEvent.PresenceChanged(END, true, Instant.EPOCH));
         List<LiveEvent> heard = new ArrayList<>();
         while (true) {

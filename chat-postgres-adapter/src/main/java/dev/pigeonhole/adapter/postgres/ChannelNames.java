@@ -1,6 +1,6 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.domain.model.Channel;
+import dev.pigeonhole.domain.model.live.Channel;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

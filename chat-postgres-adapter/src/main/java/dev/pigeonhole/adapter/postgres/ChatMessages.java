@@ -1,9 +1,9 @@
 package dev.pigeonhole.adapter.postgres;
 
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessageLog;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessageLog;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,7 +12,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * A chat's messages as the aggregate asks for them ({@link MessageLog}): one statement per page.
@@ -23,24 +22,9 @@ final class ChatMessages {
     private ChatMessages() {
     }
 
-    /** The log of one chat on the caller's connection. Its failures surface from {@link #reading}. */
+    /** The log of one chat on the caller's connection; read it inside {@link LogReads#reading}. */
     static MessageLog log(Connection connection, ChatId chat) {
-        return (after, limit) -> {
-            try {
-                return after(connection, chat, after, limit);
-            } catch (SQLException e) {
-                throw new Failed(e);
-            }
-        };
-    }
-
-    /** Runs a read through a {@link #log}, giving back the SQL failure the log could not throw itself. */
-    static <T> T reading(Supplier<T> read) throws SQLException {
-        try {
-            return read.get();
-        } catch (Failed failed) {
-            throw failed.cause;
-        }
+        return (after, limit) -> LogReads.carrying(() -> after(connection, chat, after, limit));
     }
 
     static List<Message> after(Connection connection, ChatId chat, long after, int limit) throws SQLException {
@@ -65,14 +49,4 @@ final class ChatMessages {
                 UserId.of(row.getString(column + 2)), row.getString(column + 3));
     }
 
-    /** An SQL failure carried out of a {@link MessageLog}, whose method may not throw it. */
-    private static final class Failed extends RuntimeException {
-
-        private final SQLException cause;
-
-        Failed(SQLException cause) {
-            super(cause.getMessage(), cause, false, false);
-            this.cause = cause;
-        }
-    }
 }

@@ -1,10 +1,10 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -59,28 +59,28 @@ final class Notices {
     }
 
     static String payload(Channel channel, LiveEvent event) {
-        String carried = LiveEventJson.carried(channel, event);
+        String carried = NoticePayload.carried(channel, event);
         if (carried.getBytes(StandardCharsets.UTF_8).length <= MAX_PAYLOAD_BYTES) {
             return carried;
         }
-        return LiveEventJson.stored(channel, event);
+        return NoticePayload.stored(channel, event);
     }
 
     /**
      * The event a notification stands for, reading the message it names when it did not travel
      * whole; empty when that message is gone (trimmed, or acknowledged) before it could be read.
      */
-    static Optional<LiveEvent> resolve(Connection connection, LiveEventJson.Payload payload) throws SQLException {
+    static Optional<LiveEvent> resolve(Connection connection, NoticePayload.Payload payload) throws SQLException {
         return switch (payload) {
-            case LiveEventJson.Carried carried -> Optional.of(carried.event());
-            case LiveEventJson.Stored stored when stored.chat() != null -> chatMessage(connection, stored)
+            case NoticePayload.Carried carried -> Optional.of(carried.event());
+            case NoticePayload.Stored stored when stored.chat() != null -> chatMessage(connection, stored)
                     .map(message -> new LiveEvent.MessagePosted(stored.chat(), message));
-            case LiveEventJson.Stored stored -> directMessage(connection, stored)
+            case NoticePayload.Stored stored -> directMessage(connection, stored)
                     .map(message -> new LiveEvent.DirectMessageDelivered(stored.owner(), message));
         };
     }
 
-    private static Optional<Message> chatMessage(Connection connection, LiveEventJson.Stored stored)
+    private static Optional<Message> chatMessage(Connection connection, NoticePayload.Stored stored)
             throws SQLException {
         try (PreparedStatement read = connection.prepareStatement(
                 "select sent_at_millis, sender, body from chat_messages where chat_id = ? and id = ?")) {
@@ -95,7 +95,7 @@ final class Notices {
         }
     }
 
-    private static Optional<DirectMessage> directMessage(Connection connection, LiveEventJson.Stored stored)
+    private static Optional<DirectMessage> directMessage(Connection connection, NoticePayload.Stored stored)
             throws SQLException {
         try (PreparedStatement read = connection.prepareStatement(
                 "select sent_at_millis, sender, body from mailbox_messages where owner = ? and id = ?")) {

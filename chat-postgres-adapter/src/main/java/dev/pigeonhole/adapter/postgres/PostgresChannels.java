@@ -1,7 +1,7 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.LiveEvent;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.port.out.Channels;
 
 import java.util.Objects;

@@ -1,25 +1,25 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.domain.model.Access;
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSnapshot;
-import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Joined;
-import dev.pigeonhole.domain.model.Left;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessagePage;
-import dev.pigeonhole.domain.model.Opened;
-import dev.pigeonhole.domain.model.PendingChat;
-import dev.pigeonhole.domain.model.RateLimit;
-import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.Chat;
+import dev.pigeonhole.domain.model.chat.ChatSnapshot;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Joined;
+import dev.pigeonhole.domain.model.chat.Left;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+import dev.pigeonhole.domain.model.chat.Opened;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.chat.Sent;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.port.out.Chats;
 
 import java.sql.Connection;
@@ -148,11 +148,11 @@ public final class PostgresChats implements Chats {
     }
 
     @Override
-    public MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit) {
+    public MessagePage read(UserId reader, ChatId chat, long after, int limit) {
         return transactions.readOnly("read " + chat, connection -> {
             Chat restored = Chat.restore(ChatRows.read(connection, chat, Optional.of(reader))
                     .orElseThrow(() -> new UnknownChatException(chat)), limits);
-            return ChatMessages.reading(() -> restored.read(reader, after, limit, ChatMessages.log(connection, chat)));
+            return LogReads.reading(() -> restored.read(reader, after, limit, ChatMessages.log(connection, chat)));
         });
     }
 
@@ -195,7 +195,7 @@ public final class PostgresChats implements Chats {
     }
 
     private void announce(Connection connection, Sent sent) throws SQLException {
-        for (LiveEvent event : sent.events()) {
+        for (LiveEvent event : LiveEvent.announcing(sent)) {
             announcer.announce(connection, Channel.ofChat(sent.chat()), event);
         }
     }

@@ -1,10 +1,10 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.ChannelPattern;
-import dev.pigeonhole.domain.model.LiveEvent;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
-import dev.pigeonhole.domain.model.Topic;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.ChannelPattern;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -280,9 +280,9 @@ final class PostgresListener implements Channels.Connection {
         if (name.equals(wakeUp)) {
             return;
         }
-        LiveEventJson.Payload payload;
+        NoticePayload.Payload payload;
         try {
-            payload = LiveEventJson.payload(notification.getParameter());
+            payload = NoticePayload.payload(notification.getParameter());
         } catch (IllegalArgumentException e) {
             LOG.warn("ignoring a notification on {} that is not a live event: {}", name, e.getMessage());
             return;
@@ -307,8 +307,8 @@ final class PostgresListener implements Channels.Connection {
         matching.forEach(pattern -> receiver.onEvent(pattern, channel, event.get()));
     }
 
-    private Optional<LiveEvent> resolve(LiveEventJson.Payload payload) {
-        if (payload instanceof LiveEventJson.Carried carried) {
+    private Optional<LiveEvent> resolve(NoticePayload.Payload payload) {
+        if (payload instanceof NoticePayload.Carried carried) {
             return Optional.of(carried.event());
         }
         try {

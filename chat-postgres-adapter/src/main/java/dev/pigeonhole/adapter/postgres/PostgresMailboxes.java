@@ -1,140 +1,156 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.Delivered;
-import dev.pigeonhole.domain.model.DirectMessage;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.mailbox.Delivered;
+import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+import dev.pigeonhole.domain.model.mailbox.Mailbox;
+import dev.pigeonhole.domain.model.mailbox.MailboxSnapshot;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Mailboxes as a row per owner ({@code mailboxes}: the last id handed out and how far the owner
- * acknowledged) and a row per message. Acknowledging always removes a prefix of the ids, so a
- * mailbox's depth is the difference of the two numbers, and checking its capacity counts no rows.
+ * The domain's {@link Mailbox} aggregate in the classic repository shape, as {@link PostgresChats}
+ * applies a chat: each operation reads the owner's row ({@code mailboxes}: the last id handed out
+ * and how far the owner acknowledged, a {@link MailboxSnapshot}), lets the aggregate decide, and
+ * writes back what it changed, with a row per message beside it ({@code mailbox_messages}).
  *
- * <p>A delivery is one transaction: an upsert that takes the next id only if the mailbox has
- * room, which locks the owner's row so deliveries to one owner take their ids one after the
- * other; the message; and its announcement on the owner's channel, which PostgreSQL sends when
- * the transaction commits, so deliveries go out in id order and a refused one announces nothing.
+ * <p>A delivery and an acknowledgement lock the owner's row, so one owner's operations run one
+ * after the other while different owners never wait for each other. A delivery's announcement on
+ * the owner's channel goes out when its transaction commits, so deliveries go out in id order and
+ * a refused one announces nothing. A read locks nothing: it sees one snapshot of both tables.
  */
 public final class PostgresMailboxes implements Mailboxes {
 
-    private static final String NEXT_ID = """
-            insert into mailboxes as m (owner, last_id, acknowledged) values (?, 1, 0)
-            on conflict (owner) do update set last_id = m.last_id + 1
-             where m.last_id - m.acknowledged < ?
-            returning last_id, last_id - acknowledged""";
+    /** Makes sure the owner has a row to lock; a refused delivery rolls it back with the rest. */
+    private static final String CREATE = """
+            insert into mailboxes (owner, last_id, acknowledged) values (?, 0, 0) on conflict (owner) do nothing""";
+
+    private static final String LOCK = "select last_id, acknowledged from mailboxes where owner = ? for update";
+
+    private static final String LOOK = "select last_id, acknowledged from mailboxes where owner = ?";
+
+    private static final String SAVE = "update mailboxes set last_id = ?, acknowledged = ? where owner = ?";
 
     private static final String STORE = """
             insert into mailbox_messages (owner, id, sent_at_millis, sender, body) values (?, ?, ?, ?, ?)""";
 
-    private static final String READ = """
+    private static final String AFTER = """
             select id, sent_at_millis, sender, body from mailbox_messages
-             where owner = ? order by id limit ?""";
-
-    /** Locks the owner's row, so an acknowledgement and a delivery never cross. */
-    private static final String LAST_ID = "select last_id from mailboxes where owner = ? for update";
+             where owner = ? and id > ? order by id limit ?""";
 
     private static final String REMOVE = "delete from mailbox_messages where owner = ? and id <= ?";
 
-    private static final String ACKNOWLEDGED = """
-            update mailboxes set acknowledged = greatest(acknowledged, ?) where owner = ?""";
-
     private final Transactions transactions;
     private final Notices notices;
-    private final int capacity;
+    private final Limits limits;
 
     public PostgresMailboxes(PostgresStore store, Limits limits) {
         Objects.requireNonNull(store, "store");
         this.transactions = store.transactions();
         this.notices = store.notices();
-        this.capacity = limits.mailboxCapacity();
+        this.limits = Objects.requireNonNull(limits, "limits");
     }
 
     @Override
     public Delivered deliver(UserId recipient, UserId sender, String body, Instant at) {
         return transactions.inTransaction("a delivery to " + recipient, connection -> {
-            long id;
-            int depth;
-            try (PreparedStatement next = connection.prepareStatement(NEXT_ID)) {
-                next.setString(1, recipient.value());
-                next.setInt(2, capacity);
-                try (ResultSet taken = next.executeQuery()) {
-                    if (!taken.next()) {
-                        throw new MailboxFullException(recipient, capacity);
-                    }
-                    id = taken.getLong(1);
-                    depth = taken.getInt(2);
-                }
+            try (PreparedStatement create = connection.prepareStatement(CREATE)) {
+                create.setString(1, recipient.value());
+                create.executeUpdate();
             }
-            DirectMessage message = new DirectMessage(id, Instant.ofEpochMilli(at.toEpochMilli()), sender, body);
+            Mailbox mailbox = kept(connection, recipient, LOCK);
+            Delivered delivered = mailbox.deliver(sender, body, at);
+            save(connection, mailbox);
+            DirectMessage message = delivered.message();
             try (PreparedStatement store = connection.prepareStatement(STORE)) {
                 store.setString(1, recipient.value());
-                store.setLong(2, id);
+                store.setLong(2, message.id());
                 store.setLong(3, message.sentAt().toEpochMilli());
                 store.setString(4, sender.value());
                 store.setString(5, body);
                 store.executeUpdate();
             }
-            Delivered delivered = new Delivered(recipient, message, depth);
-            notices.announce(connection, Channel.ofUser(recipient), delivered.event());
+            notices.announce(connection, Channel.ofUser(recipient), LiveEvent.announcing(delivered));
             return delivered;
         });
     }
 
     @Override
     public List<DirectMessage> read(UserId owner, int max) {
-        return transactions.autocommit("reading the mailbox of " + owner, connection -> {
-            try (PreparedStatement read = connection.prepareStatement(READ)) {
-                read.setString(1, owner.value());
-                read.setInt(2, max);
-                List<DirectMessage> messages = new ArrayList<>();
-                try (ResultSet rows = read.executeQuery()) {
-                    while (rows.next()) {
-                        messages.add(new DirectMessage(rows.getLong(1), Instant.ofEpochMilli(rows.getLong(2)),
-                                UserId.of(rows.getString(3)), rows.getString(4)));
-                    }
-                }
-                return messages;
-            }
+        return transactions.readOnly("reading the mailbox of " + owner, connection -> {
+            Mailbox mailbox = kept(connection, owner, LOOK);
+            return LogReads.reading(() -> mailbox.read(max, (after, limit) ->
+                    LogReads.carrying(() -> messagesAfter(connection, owner, after, limit))));
         });
     }
 
     @Override
     public void acknowledge(UserId owner, long upTo) {
         transactions.inTransaction("acknowledging the mailbox of " + owner, connection -> {
-            long lastId;
-            try (PreparedStatement last = connection.prepareStatement(LAST_ID)) {
-                last.setString(1, owner.value());
-                try (ResultSet row = last.executeQuery()) {
-                    lastId = row.next() ? row.getLong(1) : 0;
-                }
-            }
-            if (upTo > lastId) {
-                throw DirectMessage.beyondLastId(owner, upTo, lastId);
-            }
-            if (upTo < 1) {
+            Mailbox mailbox = kept(connection, owner, LOCK);
+            long before = mailbox.acknowledged();
+            long acknowledged = mailbox.acknowledge(upTo);
+            if (acknowledged == before) {
                 return null;
             }
             try (PreparedStatement remove = connection.prepareStatement(REMOVE)) {
                 remove.setString(1, owner.value());
-                remove.setLong(2, upTo);
+                remove.setLong(2, acknowledged);
                 remove.executeUpdate();
             }
-            try (PreparedStatement acknowledged = connection.prepareStatement(ACKNOWLEDGED)) {
-                acknowledged.setLong(1, upTo);
-                acknowledged.setString(2, owner.value());
-                acknowledged.executeUpdate();
-            }
+            save(connection, mailbox);
             return null;
         });
+    }
+
+    /** The owner's mailbox as its row keeps it; one never delivered to has no row and is empty. */
+    private Mailbox kept(Connection connection, UserId owner, String query) throws SQLException {
+        try (PreparedStatement look = connection.prepareStatement(query)) {
+            look.setString(1, owner.value());
+            try (ResultSet row = look.executeQuery()) {
+                if (!row.next()) {
+                    return new Mailbox(owner, limits);
+                }
+                return Mailbox.restore(new MailboxSnapshot(owner, row.getLong(1), row.getLong(2)), limits);
+            }
+        }
+    }
+
+    private static void save(Connection connection, Mailbox mailbox) throws SQLException {
+        MailboxSnapshot changed = mailbox.snapshot();
+        try (PreparedStatement save = connection.prepareStatement(SAVE)) {
+            save.setLong(1, changed.lastId());
+            save.setLong(2, changed.acknowledged());
+            save.setString(3, changed.owner().value());
+            save.executeUpdate();
+        }
+    }
+
+    private static List<DirectMessage> messagesAfter(Connection connection, UserId owner, long after, int limit)
+            throws SQLException {
+        try (PreparedStatement read = connection.prepareStatement(AFTER)) {
+            read.setString(1, owner.value());
+            read.setLong(2, after);
+            read.setInt(3, limit);
+            List<DirectMessage> messages = new ArrayList<>();
+            try (ResultSet rows = read.executeQuery()) {
+                while (rows.next()) {
+                    messages.add(new DirectMessage(rows.getLong(1), Instant.ofEpochMilli(rows.getLong(2)),
+                            UserId.of(rows.getString(3)), rows.getString(4)));
+                }
+            }
+            return messages;
+        }
     }
 }

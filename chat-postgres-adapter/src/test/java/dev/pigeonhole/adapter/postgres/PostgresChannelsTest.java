@@ -1,15 +1,17 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Delivered;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
+import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.port.out.Channels;
+import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.postgres.PostgresServer;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static dev.pigeonhole.adapter.postgres.PostgresTestSettings.newSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,13 +43,17 @@ class PostgresChannelsTest {
     /** Each control character is six bytes of JSON ({@code \u0001}): 2 000 of them do not fit in a notification. */
     private static final String HEAVY_BODY = "x" + "\u0001".repeat(2_000);
 
-    private PostgresStoreFixture store;
+    private PostgresServer server;
+    private PostgresSettings settings;
+    private StoreFixture store;
     private Channels.Connection connection;
     private final Recorder recorder = new Recorder();
 
     @BeforeEach
     void open() {
-        store = new PostgresStoreFixture(PostgresServers.local(), Limits.DEFAULTS);
+        server = PostgresServers.local();
+        settings = newSettings(server);
+        store = PostgresStoreFixture.open(server, settings, Limits.DEFAULTS);
         connection = store.channels().connect(recorder);
     }
 
@@ -62,7 +69,7 @@ class PostgresChannelsTest {
         Message message = new Message(1, AT, UserId.of("alice"), HEAVY_BODY);
         storeChatMessage(chat, message);
         LiveEvent posted = new LiveEvent.MessagePosted(chat, message);
-        assertThat(LiveEventJson.carried(Channel.ofChat(chat), posted).getBytes(StandardCharsets.UTF_8))
+        assertThat(NoticePayload.carried(Channel.ofChat(chat), posted).getBytes(StandardCharsets.UTF_8))
                 .hasSizeGreaterThan(Notices.MAX_PAYLOAD_BYTES);
         connection.subscribe(Channel.ofChat(chat));
 
@@ -78,7 +85,7 @@ class PostgresChannelsTest {
 
         Delivered delivered = store.mailboxes().deliver(bob, UserId.of("alice"), HEAVY_BODY, AT);
 
-        assertThat(recorder.next()).isEqualTo(delivered.event());
+        assertThat(recorder.next()).isEqualTo(LiveEvent.announcing(delivered));
     }
 
     @Test
@@ -98,9 +105,9 @@ class PostgresChannelsTest {
         String stem = "c" + UUID.randomUUID().toString().replace("-", "") + "x".repeat(30);
         Channel longer = Channel.ofChat(ChatId.of(stem + "a"));
         Channel sibling = Channel.ofChat(ChatId.of(stem + "b"));
-        assertThat(new ChannelNames(store.store().settings().schema()).of(longer))
+        assertThat(new ChannelNames(settings.schema()).of(longer))
                 .hasSizeLessThanOrEqualTo(ChannelNames.MAX_BYTES)
-                .isNotEqualTo(new ChannelNames(store.store().settings().schema()).of(sibling));
+                .isNotEqualTo(new ChannelNames(settings.schema()).of(sibling));
         connection.subscribe(longer);
 
         LiveEvent forSibling = new LiveEvent.MembershipChanged(UserId.of("carol"), sibling.chat().orElseThrow(), true);
@@ -113,7 +120,7 @@ class PostgresChannelsTest {
     }
 
     private void storeChatMessage(ChatId chat, Message message) throws SQLException {
-        try (Connection sql = store.server().connect(store.store().settings().schema())) {
+        try (Connection sql = PlainJdbc.connect(server, settings.schema())) {
             try (PreparedStatement row = sql.prepareStatement(
                     "insert into chats (id, access, last_id, first_available_id) values (?, 'PRIVATE', ?, 1)")) {
                 row.setString(1, chat.value());

@@ -1,15 +1,15 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
-import dev.pigeonhole.domain.model.Limits;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.ContractSuite;
 import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 
 /** The contract suite, unchanged, on PostgreSQL: every contract of every port, each in a schema of its own. */
 class PostgresContractsTest extends ContractSuite {
 
     @Override
     protected StoreFixture newStore(Limits limits) {
-        return new PostgresStoreFixture(PostgresServers.local(), limits);
+        return PostgresStoreFixture.open(PostgresServers.local(), limits);
     }
 }

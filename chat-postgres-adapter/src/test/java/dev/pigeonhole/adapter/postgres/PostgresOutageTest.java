@@ -1,22 +1,25 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Message;
+import dev.pigeonhole.domain.model.MillisecondClock;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
+import dev.pigeonhole.testsupport.postgres.LocalPostgres;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +32,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.pigeonhole.adapter.postgres.PostgresTestSettings.newSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -43,19 +47,22 @@ import static org.awaitility.Awaitility.await;
  */
 class PostgresOutageTest {
 
+    /** Read as the services read it: to the millisecond, as every store keeps a time. */
+    private static final InstantSource CLOCK = MillisecondClock.of(Clock.systemUTC());
+
     private static final int SENDERS = 4;
     private static final Duration PATIENCE = Duration.ofSeconds(10);
 
     @Test
     @Timeout(120)
     void a_database_stopped_mid_send_loses_nothing_answered_and_leaves_no_gap() throws Exception {
-        try (PostgresServers.OwnPostgres own = PostgresServers.ownServer();
-             PostgresStore store = new PostgresStore(own.server().newSettings()
+        try (LocalPostgres own = PostgresServers.own();
+             PostgresStore store = new PostgresStore(newSettings(own.server())
                      .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2)))) {
             PostgresChats chats = new PostgresChats(store, Limits.DEFAULTS);
             UserId alice = UserId.of("alice");
             ChatId chat = ChatId.of("outage");
-            chats.open(chat, alice, Set.of(), "before", Instant.now());
+            chats.open(chat, alice, Set.of(), "before", CLOCK.instant());
             CountDownLatch resubscribed = new CountDownLatch(1);
             CountDownLatch heardAfter = new CountDownLatch(1);
             Channels.Connection live = new PostgresChannels(store).connect(new Channels.Receiver() {
@@ -88,7 +95,7 @@ class PostgresOutageTest {
                             String body = "sender " + sender + " message " + n;
                             long started = System.nanoTime();
                             try {
-                                Message sent = chats.send(chat, alice, body, Instant.now());
+                                Message sent = chats.send(chat, alice, body, CLOCK.instant());
                                 answered.put(sent.id(), body);
                                 enoughSent.countDown();
                             } catch (StoreUnavailableException e) {
@@ -119,11 +126,11 @@ class PostgresOutageTest {
             own.bringBack();
             assertThat(resubscribed.await(30, TimeUnit.SECONDS)).as("the subscriber is told to resync").isTrue();
             await().atMost(Duration.ofSeconds(30)).ignoreException(StoreUnavailableException.class)
-                    .until(() -> chats.send(chat, alice, "after", Instant.now()) != null);
+                    .until(() -> chats.send(chat, alice, "after", CLOCK.instant()) != null);
             assertThat(heardAfter.await(10, TimeUnit.SECONDS)).as("and hears what is sent after").isTrue();
             live.close();
 
-            List<Message> all = chats.messagesAfter(alice, chat, 0, 10_000).messages();
+            List<Message> all = chats.read(alice, chat, 0, 10_000).messages();
             List<Long> ids = all.stream().map(Message::id).toList();
             System.out.printf("[outage] %d sends answered before the stop, %d messages after the restart%n",
                     answered.size(), all.size());
@@ -139,15 +146,15 @@ class PostgresOutageTest {
     @Test
     @Timeout(120)
     void a_database_turned_read_only_refuses_every_write_as_unavailable_and_changes_nothing() throws Exception {
-        try (PostgresServers.OwnPostgres own = PostgresServers.ownServer();
-             PostgresStore store = new PostgresStore(own.server().newSettings())) {
+        try (LocalPostgres own = PostgresServers.own();
+             PostgresStore store = new PostgresStore(newSettings(own.server()))) {
             PostgresChats chats = new PostgresChats(store, Limits.DEFAULTS);
             UserId alice = UserId.of("alice");
             ChatId chat = ChatId.of("standby");
-            chats.open(chat, alice, Set.of(), "before", Instant.now());
+            chats.open(chat, alice, Set.of(), "before", CLOCK.instant());
 
             // What a standby, or a database an operator froze, answers: every new transaction is read-only.
-            try (Connection admin = own.server().connect("public");
+            try (Connection admin = PlainJdbc.connect(own.server(), "public");
                  Statement statement = admin.createStatement()) {
                 statement.execute("alter system set default_transaction_read_only = on");
                 statement.execute("select pg_reload_conf()");
@@ -155,17 +162,17 @@ class PostgresOutageTest {
             // The pool's open connections take the setting at their next transaction, after the reload is read.
             await().atMost(PATIENCE).until(() -> {
                 try {
-                    chats.send(chat, alice, "while read-only", Instant.now());
+                    chats.send(chat, alice, "while read-only", CLOCK.instant());
                     return false;
                 } catch (StoreUnavailableException refused) {
                     return true;
                 }
             });
 
-            long lastId = chats.messagesAfter(alice, chat, 0, 10).lastId();
-            assertThatThrownBy(() -> chats.send(chat, alice, "again", Instant.now()))
+            long lastId = chats.read(alice, chat, 0, 10).lastId();
+            assertThatThrownBy(() -> chats.send(chat, alice, "again", CLOCK.instant()))
                     .isInstanceOf(StoreUnavailableException.class).hasMessageNotContaining("SQLSTATE");
-            assertThat(chats.messagesAfter(alice, chat, 0, 10).lastId()).as("reads still work; the refusal stored"
+            assertThat(chats.read(alice, chat, 0, 10).lastId()).as("reads still work; the refusal stored"
                     + " nothing").isEqualTo(lastId);
         }
     }

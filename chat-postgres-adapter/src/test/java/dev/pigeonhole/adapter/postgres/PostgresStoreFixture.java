@@ -1,6 +1,11 @@
 package dev.pigeonhole.adapter.postgres;
 
 import dev.pigeonhole.domain.model.ChatId;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.OnFirstUse;
+import dev.pigeonhole.testsupport.postgres.PostgresServer;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,64 +13,52 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServer;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.port.out.Channels;
-import dev.pigeonhole.domain.port.out.ChatLock;
-import dev.pigeonhole.domain.port.out.Chats;
-import dev.pigeonhole.domain.port.out.Mailboxes;
-import dev.pigeonhole.domain.port.out.PresenceRegistry;
-import dev.pigeonhole.domain.port.out.Quotas;
-import dev.pigeonhole.tck.StoreFixture;
+import static dev.pigeonhole.adapter.postgres.PostgresTestSettings.newSettings;
 
 /**
- * Every port on one PostgreSQL store in a schema of its own, which isolates it from every other
- * fixture: its tables live there, and its notification channels and listening sessions are named
- * after it, so dropping "its" live connections drops no one else's.
+ * Every port on one PostgreSQL store in a schema of its own, for the contract suite and the tests
+ * that look closer. The schema isolates it from every other fixture: its tables live there, and its
+ * notification channels and listening sessions are named after it, so dropping "its" live
+ * connections drops no one else's.
  */
-public final class PostgresStoreFixture implements StoreFixture {
+final class PostgresStoreFixture {
 
-    private final PostgresServer server;
-    private final PostgresSettings settings;
-    private final PostgresStore store;
-    private final PostgresMailboxes mailboxes;
-    private final PostgresPresenceRegistry presence;
-    private final PostgresChatLock lock;
-    private final PostgresChannels channels;
-    private final PostgresQuotas quotas;
-    private final PostgresChats chats;
-    private PostgresStore secondStore;
-
-    public PostgresStoreFixture(PostgresServer server, Limits limits) {
-        this.server = server;
-        this.settings = server.newSettings();
-        this.store = new PostgresStore(settings);
-        this.mailboxes = new PostgresMailboxes(store, limits);
-        this.presence = new PostgresPresenceRegistry(store);
-        this.lock = new PostgresChatLock(store);
-        this.channels = new PostgresChannels(store);
-        this.quotas = new PostgresQuotas(store);
-        this.chats = new PostgresChats(store, limits);
+    private PostgresStoreFixture() {
     }
 
-    public PostgresStore store() {
-        return store;
+    /** In a fresh schema of {@code server}. */
+    static StoreFixture open(PostgresServer server, Limits limits) {
+        return open(server, newSettings(server), limits);
     }
 
-    public PostgresServer server() {
-        return server;
+    /** As {@code settings} say, whose schema no other fixture uses. */
+    static StoreFixture open(PostgresServer server, PostgresSettings settings, Limits limits) {
+        PostgresStore store = new PostgresStore(settings);
+        // A pool of its own on the same schema, as a second server's, which does not migrate again.
+        OnFirstUse<PostgresStore> secondStore = new OnFirstUse<>(() -> new PostgresStore(settings.withMigrate(false)));
+        PostgresMailboxes mailboxes = new PostgresMailboxes(store, limits);
+        PostgresPresenceRegistry presence = new PostgresPresenceRegistry(store);
+        PostgresChatLock lock = new PostgresChatLock(store);
+        PostgresChannels channels = new PostgresChannels(store);
+        PostgresQuotas quotas = new PostgresQuotas(store);
+        return new StoreFixture(new PostgresChats(store, limits), mailboxes, presence, lock, channels, quotas,
+                () -> new PostgresQuotas(secondStore.get()),
+                () -> dropListeningSessions(server, settings),
+                chat -> rowsLeft(server, settings, chat),
+                List.of(store, secondStore));
     }
 
-    @Override
-    public Chats chats() {
-        return chats;
+    /** Ends the store's listening sessions on the server, as a network failure or a restart would. */
+    private static void dropListeningSessions(PostgresServer server, PostgresSettings settings) {
+        if (PlainJdbc.terminateSessions(server, PostgresChannels.applicationName(settings)) == 0) {
+            throw new IllegalStateException("no listening session of " + settings.schema() + " to drop");
+        }
     }
 
     /** The rows that still name the chat, table by table: a deleted chat must leave none. */
-    @Override
-    public Set<String> tracesOf(ChatId chat) {
+    private static Set<String> rowsLeft(PostgresServer server, PostgresSettings settings, ChatId chat) {
         Set<String> left = new TreeSet<>();
-        try (Connection connection = server.connect(settings.schema())) {
+        try (Connection connection = PlainJdbc.connect(server, settings.schema())) {
             for (String table : List.of("chats", "chat_members", "chat_messages", "keyed_sends", "send_buckets")) {
                 String column = table.equals("chats") ? "id" : "chat_id";
                 try (PreparedStatement rows = connection.prepareStatement(
@@ -83,55 +76,5 @@ public final class PostgresStoreFixture implements StoreFixture {
             throw new IllegalStateException("cannot look for what is left of " + chat, e);
         }
         return left;
-    }
-
-    @Override
-    public Mailboxes mailboxes() {
-        return mailboxes;
-    }
-
-    @Override
-    public PresenceRegistry presence() {
-        return presence;
-    }
-
-    @Override
-    public ChatLock lock() {
-        return lock;
-    }
-
-    @Override
-    public Channels channels() {
-        return channels;
-    }
-
-    @Override
-    public Quotas quotas() {
-        return quotas;
-    }
-
-    /** Through a pool of its own on the same schema, as a second server's, which does not migrate again. */
-    @Override
-    public synchronized Quotas quotasOfAnotherInstance() {
-        if (secondStore == null) {
-            secondStore = new PostgresStore(settings.withMigrate(false));
-        }
-        return new PostgresQuotas(secondStore);
-    }
-
-    /** Ends this store's listening sessions on the server, as a network failure or a restart would. */
-    @Override
-    public void dropLiveConnections() {
-        if (server.terminateSessions(PostgresChannels.applicationName(settings)) == 0) {
-            throw new IllegalStateException("no listening session of " + settings.schema() + " to drop");
-        }
-    }
-
-    @Override
-    public synchronized void close() {
-        store.close();
-        if (secondStore != null) {
-            secondStore.close();
-        }
     }
 }

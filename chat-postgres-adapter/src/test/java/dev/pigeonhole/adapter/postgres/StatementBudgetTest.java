@@ -1,18 +1,17 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServer;
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.testsupport.postgres.PostgresServer;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
-import javax.sql.DataSource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -25,7 +24,9 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 
+import static dev.pigeonhole.adapter.postgres.PostgresTestSettings.newSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -47,7 +48,7 @@ class StatementBudgetTest {
     @BeforeEach
     void open() {
         PostgresServer server = PostgresServers.local();
-        store = new PostgresStore(server.newSettings());
+        store = new PostgresStore(newSettings(server));
         PGSimpleDataSource plain = new PGSimpleDataSource();
         plain.setUrl(server.url());
         plain.setUser(store.settings().user());
@@ -171,7 +172,7 @@ class StatementBudgetTest {
 
         Cost acknowledge = cost(() -> chats.acknowledge(bob, chat, 2));
         Cost join = cost(() -> chats.join(chat, alice, user()));
-        Cost read = cost(() -> chats.messagesAfter(bob, chat, 0, 10));
+        Cost read = cost(() -> chats.read(bob, chat, 0, 10));
         Cost leave = cost(() -> chats.leave(chat, bob));
 
         System.out.printf("[budget] acknowledge: %s, join: %s, read: %s, leave: %s%n", acknowledge, join, read, leave);

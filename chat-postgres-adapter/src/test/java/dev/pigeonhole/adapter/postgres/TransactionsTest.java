@@ -1,8 +1,8 @@
 package dev.pigeonhole.adapter.postgres;
 
-import dev.pigeonhole.adapter.postgres.fixture.PostgresServers;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +14,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.pigeonhole.adapter.postgres.PostgresTestSettings.newSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,7 +24,7 @@ class TransactionsTest {
 
     @Test
     void a_serialization_failure_or_a_deadlock_is_tried_again_up_to_three_times_in_all() {
-        try (PostgresStore store = new PostgresStore(PostgresServers.local().newSettings())) {
+        try (PostgresStore store = new PostgresStore(newSettings(PostgresServers.local()))) {
             AtomicInteger attempts = new AtomicInteger();
             String answer = store.transactions().inTransaction("a test", connection -> {
                 if (attempts.incrementAndGet() < 3) {
@@ -45,7 +46,7 @@ class TransactionsTest {
 
     @Test
     void a_pool_out_of_connections_is_unavailable_though_it_names_no_sqlstate() {
-        try (PostgresStore store = new PostgresStore(PostgresServers.local().newSettings())) {
+        try (PostgresStore store = new PostgresStore(newSettings(PostgresServers.local()))) {
             assertThatThrownBy(() -> store.transactions().autocommit("a test", connection -> {
                 throw new java.sql.SQLTransientConnectionException("pool exhausted, request timed out");
             })).isInstanceOf(dev.pigeonhole.domain.model.StoreUnavailableException.class);
@@ -57,7 +58,7 @@ class TransactionsTest {
 
     @Test
     void a_refusal_thrown_by_the_work_rolls_back_and_goes_on_unchanged() {
-        try (PostgresStore store = new PostgresStore(PostgresServers.local().newSettings())) {
+        try (PostgresStore store = new PostgresStore(newSettings(PostgresServers.local()))) {
             assertThatThrownBy(() -> store.transactions().inTransaction("a test", connection -> {
                 try (Statement insert = connection.createStatement()) {
                     insert.executeUpdate("insert into presence (user_id, seen_at_millis) values ('rolled-back', 1)");
@@ -78,7 +79,7 @@ class TransactionsTest {
 
     @Test
     void a_statement_the_database_rejects_is_a_bug_named_with_its_sqlstate() {
-        try (PostgresStore store = new PostgresStore(PostgresServers.local().newSettings())) {
+        try (PostgresStore store = new PostgresStore(newSettings(PostgresServers.local()))) {
             assertThatThrownBy(() -> store.transactions().autocommit("a broken query", connection -> {
                 try (Statement broken = connection.createStatement()) {
                     return broken.execute("select * from no_such_table");

@@ -91,16 +91,16 @@ final class ChatIndex {
         List<ScriptCall> changes = new ArrayList<>();
         for (int i = 0; i < reads.size(); i++) {
             ChatId chat = reads.get(i).chat();
-            LuaScript script = readCalls.get(i).script();
-            Reply reply = Reply.of(readReplies.get(i), script);
-            long generation = reply.number(0);
-            Set<String> members = switch (reply.word(ChatScripts.Membership.Answer.class, script)) {
-                case MEMBERS -> Set.copyOf(reply.texts(1));
-                case NO_CHAT -> Set.of();
+            ChatScripts.Membership.Answer answer = reads.get(i).answer(Reply.of(readReplies.get(i),
+                    readCalls.get(i).script()));
+            long generation = switch (answer) {
+                case ChatScripts.Membership.Members members -> members.generation();
+                case ChatScripts.Membership.Gone gone -> gone.staleGeneration();
             };
-            members.forEach(member -> changes.add(addCall(UserId.of(member), chat, generation)));
+            Set<UserId> members = answer instanceof ChatScripts.Membership.Members in ? in.members() : Set.of();
+            members.forEach(member -> changes.add(addCall(member, chat, generation)));
             indexes.forEach((user, listed) -> {
-                if (listed.contains(chat) && !members.contains(user.value())) {
+                if (listed.contains(chat) && !members.contains(user)) {
                     changes.add(removeCall(user, chat, generation));
                 }
             });
@@ -122,7 +122,7 @@ final class ChatIndex {
     }
 
     private boolean keptByChatScripts() {
-        return keys.indexHoldsCursors();
+        return keys.isBookLayout();
     }
 
     private ScriptCall addCall(UserId user, ChatId chat, long generation) {

@@ -1,21 +1,26 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.domain.model.Access;
+import dev.pigeonhole.codec.LiveEventCodec;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.HistoryWindow;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.HistoryWindow;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.RememberedSend;
+import dev.pigeonhole.domain.model.limits.RateLimit;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.OptionalLong;
+import java.util.Set;
 import java.util.SortedMap;
 
 /**
  * The Java side of the chat scripts ({@code lua/chat.lua} and the scripts that call it): one
- * record per script, which lays out the script's arguments exactly once, and one enum per script
- * of the words it answers with. {@link RedisChats} switches over those words, so an answer that
+ * record per script, which lays out the script's keys and arguments exactly once and decodes its
+ * answer exactly once, into records of its own and a {@link ChatRefusal}. {@link RedisChats}
+ * switches over those records, so no reply is read by position past this class, and an answer
  * nothing handles does not compile.
  *
  * <p>The book key layout has a twin for each script that changes a chat ({@code book_*.lua}, see
@@ -26,13 +31,18 @@ final class ChatScripts {
     private ChatScripts() {
     }
 
-    /** A script that runs one operation of the chat aggregate. */
-    sealed interface ChatScript<A extends Enum<A>> permits Open, Send, AcknowledgeAll, Join, Leave, Read,
-            PendingAll, Summary, Membership {
+    /** A script that runs one operation of the chat aggregate, and what it answers. */
+    sealed interface ChatScript<A> permits Open, Send, AcknowledgeAll, Join, Leave, Read, Pending, Summary,
+            Membership {
 
         ScriptCall call(KeyLayout layout);
 
-        Class<A> answers();
+        A answer(Reply reply);
+    }
+
+    /** The answer of a script that only refuses in {@link ChatRefusal}'s words. */
+    record Refused(ChatRefusal refusal) implements Open.Answer, Send.Answer, Join.Answer, Read.Answer,
+            Summary.Answer {
     }
 
     /** A chat script, and its book-layout twin where the book needs one. */
@@ -58,7 +68,7 @@ final class ChatScripts {
     private static final Variants MEMBERSHIP = Variants.reading("chat_membership");
     /** One script for both layouts: it keeps the book's seen:<member> itself when given it. */
     private static final LuaScript ACKNOWLEDGE_ALL = LuaScript.load("chats_acknowledge", "bucket", "chat");
-    private static final LuaScript PENDING_ALL = LuaScript.load("chats_pending", "bucket", "chat");
+    private static final LuaScript PENDING = LuaScript.load("chats_pending", "bucket", "chat");
 
     /**
      * The call of a chat script: the chat's keys, and in the book layout its lock and the
@@ -67,7 +77,7 @@ final class ChatScripts {
     private static ScriptCall call(KeyLayout layout, Variants script, ChatId chat, List<UserId> about,
                                    List<String> arguments) {
         KeyLayout.ChatKeys chatKeys = layout.chat(chat);
-        if (!layout.indexHoldsCursors() || script.book() == script.tagged()) {
+        if (!layout.isBookLayout() || script.book() == script.tagged()) {
             return new ScriptCall(script.tagged(), chatKeys.all(), arguments);
         }
         List<String> keys = new ArrayList<>(chatKeys.all());
@@ -83,23 +93,29 @@ final class ChatScripts {
      * @param keyField   the sender and its idempotency key, or empty for a send without one
      * @param bodyDigest what the chat remembers of the body under the key
      * @param rate       the sender's send bucket in the chat; {@link RateLimit#NONE} for an open
+     * @param event      the message's announcement, which the script completes with the id
      */
     record Posting(ChatId chat, UserId user, String tail, long atMillis, String keyField, long keyWindowMillis,
                    String bodyDigest, int maxRetained, int maxMembers, RateLimit rate, PublishMode publishing,
-                   String channel, String eventHead) {
+                   String channel, LiveEventCodec.Unnumbered event) {
 
         List<String> arguments() {
             return List.of(chat.value(), user.value(), tail, Long.toString(atMillis), keyField,
                     Long.toString(keyWindowMillis), bodyDigest, Integer.toString(maxRetained),
                     Integer.toString(maxMembers), Integer.toString(rate.burst()), Long.toString(rate.intervalMillis()),
-                    publishing.scriptArgument(), channel, eventHead);
+                    publishing.scriptArgument(), channel, event.beforeId(), event.afterId());
         }
     }
 
-    /** chat_open.lua: answers OPENED with the first message's id, every member and the membership generation. */
+    /** chat_open.lua. */
     record Open(Posting first, Access access, List<UserId> others) implements ChatScript<Open.Answer> {
 
-        enum Answer { OPENED, TOO_MANY_MEMBERS, EXISTS, LOCKED }
+        sealed interface Answer permits Opened, Refused {
+        }
+
+        /** Opened, its first message under {@code firstId}, with every member and the membership generation. */
+        record Opened(long firstId, Set<UserId> members, long generation) implements Answer {
+        }
 
         @Override
         public ScriptCall call(KeyLayout layout) {
@@ -113,18 +129,25 @@ final class ChatScripts {
         }
 
         @Override
-        public Class<Answer> answers() {
-            return Answer.class;
+        public Answer answer(Reply reply) {
+            return reply.is("OPENED")
+                    ? new Opened(reply.number(0), users(reply.texts(1)), reply.number(2))
+                    : new Refused(reply.refusal());
         }
     }
 
-    /**
-     * chat_send.lua: answers SENT with the new id, REPEAT with "id:time:digest" remembered under
-     * the key, or RATE_LIMITED with the milliseconds until the sender's bucket has a token.
-     */
+    /** chat_send.lua. */
     record Send(Posting message) implements ChatScript<Send.Answer> {
 
-        enum Answer { SENT, REPEAT, NO_CHAT, NOT_MEMBER, RATE_LIMITED, LOCKED }
+        sealed interface Answer permits Sent, Repeat, Refused {
+        }
+
+        record Sent(long id) implements Answer {
+        }
+
+        /** Sent before under the key: what the chat remembers of it, without its body. */
+        record Repeat(RememberedSend earlier) implements Answer {
+        }
 
         @Override
         public ScriptCall call(KeyLayout layout) {
@@ -132,29 +155,46 @@ final class ChatScripts {
         }
 
         @Override
-        public Class<Answer> answers() {
-            return Answer.class;
+        public Answer answer(Reply reply) {
+            return switch (reply.status()) {
+                case "SENT" -> new Sent(reply.number(0));
+                case "REPEAT" -> new Repeat(remembered(reply.text(0)));
+                default -> new Refused(reply.refusal());
+            };
+        }
+
+        /** A remembered send as chat.lua's remember() stores it: "id:time:digest". */
+        private static RememberedSend remembered(String stored) {
+            String[] parts = stored.split(":", 3);
+            return new RememberedSend(Long.parseLong(parts[0]), Instant.ofEpochMilli(Long.parseLong(parts[1])),
+                    parts[2]);
         }
     }
 
     /**
-     * chats_acknowledge.lua over the chats of {@code upTo}, in its order: answers ACKNOWLEDGED, or
-     * the refusal of the first chat refused, with that chat's position (from 1) first. Only
-     * {@code checkOnly}, it moves nothing. The first chat's keys route the call; every chat's go
-     * as arguments, since a call's declared keys must share one slot even where the script may
-     * reach several.
+     * chats_acknowledge.lua over the chats of {@code upTo}, in its order; only {@code checkOnly},
+     * it moves nothing. The first chat's keys route the call; every chat's go as arguments, since a
+     * call's declared keys must share one slot even where the script may reach several.
      */
     record AcknowledgeAll(UserId member, SortedMap<ChatId, Long> upTo, boolean checkOnly)
             implements ChatScript<AcknowledgeAll.Answer> {
 
-        enum Answer { ACKNOWLEDGED, NO_CHAT, NOT_MEMBER, BEYOND_LAST }
+        sealed interface Answer permits Acknowledged, RefusedIn {
+        }
+
+        record Acknowledged() implements Answer {
+        }
+
+        /** The first chat refused, in the batch's order, and its refusal. */
+        record RefusedIn(ChatId chat, ChatRefusal refusal) implements Answer {
+        }
 
         @Override
         public ScriptCall call(KeyLayout layout) {
             List<String> arguments = new ArrayList<>(upTo.size() * (2 + KeyLayout.ChatKeys.COUNT) + 3);
             arguments.add(checkOnly ? "CHECK" : "MOVE");
             arguments.add(member.value());
-            arguments.add(layout.indexHoldsCursors() ? layout.chatsOf(member) : "");
+            arguments.add(layout.isBookLayout() ? layout.chatsOf(member) : "");
             upTo.forEach((chat, up) -> {
                 arguments.add(chat.value());
                 arguments.add(Long.toString(up));
@@ -163,21 +203,26 @@ final class ChatScripts {
             return new ScriptCall(ACKNOWLEDGE_ALL, layout.chat(upTo.firstKey()).all(), arguments);
         }
 
+        /** A refusal names its chat by its position in the batch (from 1), right after its word. */
         @Override
-        public Class<Answer> answers() {
-            return Answer.class;
-        }
-
-        /** The chat a refusal is about: the script names it by its position. */
-        ChatId refused(Reply reply) {
-            return List.copyOf(upTo.keySet()).get(Math.toIntExact(reply.number(0)) - 1);
+        public Answer answer(Reply reply) {
+            if (reply.is("ACKNOWLEDGED")) {
+                return new Acknowledged();
+            }
+            ChatId chat = List.copyOf(upTo.keySet()).get(Math.toIntExact(reply.number(0)) - 1);
+            return new RefusedIn(chat, reply.withoutFirst().refusal());
         }
     }
 
-    /** chat_join.lua: {@code by} brings {@code user} in; JOINED and ALREADY_MEMBER carry the membership generation. */
+    /** chat_join.lua: {@code by} brings {@code user} in. */
     record Join(ChatId chat, UserId by, UserId user, int maxMembers) implements ChatScript<Join.Answer> {
 
-        enum Answer { JOINED, ALREADY_MEMBER, NO_CHAT, NOT_MEMBER, PRIVATE, CHAT_FULL }
+        sealed interface Answer permits Joined, Refused {
+        }
+
+        /** In, newly or ({@code added} false) already, with the membership generation. */
+        record Joined(boolean added, long generation) implements Answer {
+        }
 
         @Override
         public ScriptCall call(KeyLayout layout) {
@@ -186,71 +231,88 @@ final class ChatScripts {
         }
 
         @Override
-        public Class<Answer> answers() {
-            return Answer.class;
+        public Answer answer(Reply reply) {
+            return switch (reply.status()) {
+                case "JOINED" -> new Joined(true, reply.number(0));
+                case "ALREADY_MEMBER" -> new Joined(false, reply.number(0));
+                default -> new Refused(reply.refusal());
+            };
         }
     }
 
-    /**
-     * chat_leave.lua: answers LEFT with 1 when the chat went with its last member, then the membership
-     * generation; NO_CHAT and NOT_MEMBER carry the generation up to which what the member's index
-     * still lists of the chat is stale.
-     */
+    /** chat_leave.lua. */
     record Leave(ChatId chat, UserId member) implements ChatScript<Leave.Answer> {
 
-        enum Answer { LEFT, NO_CHAT, NOT_MEMBER }
+        sealed interface Answer permits Left, Out {
+        }
+
+        /** Out, the chat gone with its last member ({@code chatDeleted}), with the membership generation. */
+        record Left(boolean chatDeleted, long generation) implements Answer {
+        }
+
+        /**
+         * Refused: the member is out already, or the chat gone. Whatever the member's index still
+         * lists of the chat was written at {@code staleGeneration} or before.
+         */
+        record Out(ChatRefusal refusal, long staleGeneration) implements Answer {
+        }
 
         @Override
         public ScriptCall call(KeyLayout layout) {
             return ChatScripts.call(layout, LEAVE, chat, List.of(member), List.of(chat.value(), member.value()));
         }
 
+        /** A refusal has the stale generation last (out_already() in chat.lua). */
         @Override
-        public Class<Answer> answers() {
-            return Answer.class;
+        public Answer answer(Reply reply) {
+            if (reply.is("LEFT")) {
+                return new Left(reply.number(0) == 1, reply.number(1));
+            }
+            return new Out(reply.withoutLast().refusal(), reply.number(reply.values().size() - 1));
         }
     }
 
-    /** chat_read.lua, after an id or, with none, after the reader's own cursor (pending). */
-    record Read(ChatId chat, UserId reader, OptionalLong after, int limit) implements ChatScript<Read.Answer> {
+    /** chat_read.lua: what the reader may read after {@code after}. */
+    record Read(ChatId chat, UserId reader, long after, int limit) implements ChatScript<Read.Answer> {
 
-        enum Answer { READ, NO_CHAT, NOT_MEMBER }
-
-        @Override
-        public ScriptCall call(KeyLayout layout) {
-            String from = after.isPresent() ? Long.toString(after.getAsLong()) : "";
-            return ChatScripts.call(layout, READ, chat, List.of(),
-                    List.of(chat.value(), reader.value(), from, Integer.toString(limit)));
-        }
-
-        @Override
-        public Class<Answer> answers() {
-            return Answer.class;
+        sealed interface Answer permits View, Refused {
         }
 
         /**
-         * What READ carries: the reader's cursor, the history window as the reader may see it
+         * What the script read: the reader's cursor, the history window as the reader may see it
          * (from its join point on), where the page starts, and the page.
          */
-        record View(long cursor, HistoryWindow history, long from, List<Message> page) {
+        record View(long cursor, HistoryWindow history, long from, List<Message> page) implements Answer {
+        }
 
-            static View of(Reply reply) {
-                List<String> json = reply.texts(3);
-                List<Message> page = new ArrayList<>(json.size());
-                json.forEach(message -> page.add(MessageJson.message(message)));
-                HistoryWindow held = new HistoryWindow(reply.number(2), reply.number(1));
-                return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), page);
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            return ChatScripts.call(layout, READ, chat, List.of(),
+                    List.of(chat.value(), reader.value(), Long.toString(after), Integer.toString(limit)));
+        }
+
+        @Override
+        public Answer answer(Reply reply) {
+            return view(reply);
+        }
+
+        /** A read's answer as read() and pending() in chat.lua give it. */
+        static Answer view(Reply reply) {
+            if (!reply.is("READ")) {
+                return new Refused(reply.refusal());
             }
+            List<Message> page = new ArrayList<>();
+            reply.texts(3).forEach(message -> page.add(BookMessageJson.message(message)));
+            HistoryWindow held = new HistoryWindow(reply.number(2), reply.number(1));
+            return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), page);
         }
     }
 
     /**
-     * chats_pending.lua: {@link Read} from the member's cursor in each chat, in one script.
-     * Answers PENDING, then each chat's own answer as a Read's ({@link #views}).
+     * chats_pending.lua: pending() in chat.lua, what the member has not read, in each chat in one
+     * script. Answers each chat's answer as a {@link Read} gives it, in the order of {@link #chats}.
      */
-    record PendingAll(UserId member, List<ChatId> chats, int limit) implements ChatScript<PendingAll.Answer> {
-
-        enum Answer { PENDING }
+    record Pending(UserId member, List<ChatId> chats, int limit) implements ChatScript<List<Read.Answer>> {
 
         @Override
         public ScriptCall call(KeyLayout layout) {
@@ -258,47 +320,28 @@ final class ChatScripts {
             arguments.add(member.value());
             arguments.add(Integer.toString(limit));
             chats.forEach(chat -> arguments.addAll(layout.chat(chat).all()));
-            return new ScriptCall(PENDING_ALL, layout.chat(chats.getFirst()).all(), arguments);
+            return new ScriptCall(PENDING, layout.chat(chats.getFirst()).all(), arguments);
         }
 
         @Override
-        public Class<Answer> answers() {
-            return Answer.class;
-        }
-
-        /** Each chat's answer, in the order of {@link #chats}, as a {@link Read} of it would give it. */
-        List<Reply> views(Reply reply) {
-            List<Reply> views = new ArrayList<>(chats.size());
+        public List<Read.Answer> answer(Reply reply) {
+            List<Read.Answer> views = new ArrayList<>(chats.size());
             for (int i = 0; i < chats.size(); i++) {
-                views.add(Reply.of(reply.values().get(i), PENDING_ALL));
+                views.add(Read.view(Reply.of(reply.values().get(i), PENDING)));
             }
             return views;
         }
     }
 
-    /**
-     * chat_membership.lua: answers MEMBERS with the membership generation and every member, or NO_CHAT
-     * with the generation up to which an index entry of the chat is stale.
-     */
-    record Membership(ChatId chat) implements ChatScript<Membership.Answer> {
-
-        enum Answer { MEMBERS, NO_CHAT }
-
-        @Override
-        public ScriptCall call(KeyLayout layout) {
-            return ChatScripts.call(layout, MEMBERSHIP, chat, List.of(), List.of(chat.value()));
-        }
-
-        @Override
-        public Class<Answer> answers() {
-            return Answer.class;
-        }
-    }
-
-    /** chat_summary.lua: answers SUMMARY with the member's cursor, the last id, every member and the access. */
+    /** chat_summary.lua. */
     record Summary(ChatId chat, UserId member) implements ChatScript<Summary.Answer> {
 
-        enum Answer { SUMMARY, NO_CHAT, NOT_MEMBER }
+        sealed interface Answer permits Listed, Refused {
+        }
+
+        /** The chat as the member's chat list shows it. */
+        record Listed(long cursor, long lastId, Set<UserId> members, Access access) implements Answer {
+        }
 
         @Override
         public ScriptCall call(KeyLayout layout) {
@@ -306,8 +349,42 @@ final class ChatScripts {
         }
 
         @Override
-        public Class<Answer> answers() {
-            return Answer.class;
+        public Answer answer(Reply reply) {
+            return reply.is("SUMMARY")
+                    ? new Listed(reply.number(0), reply.number(1), users(reply.texts(2)), Access.valueOf(reply.text(3)))
+                    : new Refused(reply.refusal());
         }
+    }
+
+    /** chat_membership.lua: who is in the chat, asked by no one (the index sweep). */
+    record Membership(ChatId chat) implements ChatScript<Membership.Answer> {
+
+        sealed interface Answer permits Members, Gone {
+        }
+
+        record Members(long generation, Set<UserId> members) implements Answer {
+        }
+
+        /** The chat does not exist: whatever an index lists of it was written at {@code staleGeneration} or before. */
+        record Gone(long staleGeneration) implements Answer {
+        }
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            return ChatScripts.call(layout, MEMBERSHIP, chat, List.of(), List.of(chat.value()));
+        }
+
+        @Override
+        public Answer answer(Reply reply) {
+            return reply.is("MEMBERS")
+                    ? new Members(reply.number(0), users(reply.texts(1)))
+                    : new Gone(reply.number(0));
+        }
+    }
+
+    private static Set<UserId> users(List<String> names) {
+        Set<UserId> users = new HashSet<>();
+        names.forEach(name -> users.add(UserId.of(name)));
+        return users;
     }
 }

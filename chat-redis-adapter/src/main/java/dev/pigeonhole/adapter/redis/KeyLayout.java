@@ -1,12 +1,12 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.ChannelPattern;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.DomainException;
 import dev.pigeonhole.domain.model.LockName;
-import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.ChannelPattern;
 
 import java.util.List;
 import java.util.Optional;
@@ -69,12 +69,14 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
     boolean clusterSafe();
 
     /**
-     * True if the user's index must hold the live cursor, because other code reads it (the
-     * book's {@code fetch_pending_messages} reads {@code seen:<user>}). Then send and acknowledge
-     * update it in the same script as the chat, which only a single node allows. The tagged
-     * layout keeps cursors in the chat alone.
+     * True for the book's own layout, which a book client shares: the user's index
+     * ({@code seen:<user>}) then holds the live cursor, which the book's
+     * {@code fetch_pending_messages} reads, so send and acknowledge keep it in the chat's own
+     * script (which only a single node allows); a send waits out the book's
+     * {@code lock:chat:<chat>}; and chat ids count up in {@code ids:chat:}. The tagged layout keeps
+     * cursors in the chat alone.
      */
-    boolean indexHoldsCursors();
+    boolean isBookLayout();
 
     /** The Redis channel that carries a domain channel. */
     String channel(Channel channel);
@@ -177,7 +179,7 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         }
 
         @Override
-        public boolean indexHoldsCursors() {
+        public boolean isBookLayout() {
             return false;
         }
 
@@ -270,7 +272,7 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         }
 
         @Override
-        public boolean indexHoldsCursors() {
+        public boolean isBookLayout() {
             return true;
         }
 

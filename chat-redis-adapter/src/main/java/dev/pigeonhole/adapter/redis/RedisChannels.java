@@ -1,9 +1,10 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.ChannelPattern;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Topic;
+import dev.pigeonhole.codec.LiveEventCodec;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.ChannelPattern;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * of the driver, which resubscribes by itself after a drop; the domain's multiplexer shares it
  * among every local subscriber of the process.
  *
- * <p>Events are the JSON of {@link MessageJson#liveEvent(LiveEvent)}. A chat's send script
- * publishes the same JSON itself, in the same round trip as the send.
+ * <p>Events travel in the live event codec's form ({@link LiveEventCodec}), the same as a
+ * PostgreSQL notification's. A chat's send script and a mailbox's deliver script publish that
+ * form themselves, in the same round trip as what they store, filling in the message's id.
  */
 public final class RedisChannels implements Channels {
 
@@ -38,7 +40,7 @@ public final class RedisChannels implements Channels {
     @Override
     public void publish(Channel channel, LiveEvent event) {
         String name = keys.channel(channel);
-        String payload = MessageJson.liveEvent(event);
+        String payload = LiveEventCodec.encode(event);
         if (publishing.sharded()) {
             redis.publish(name, payload, true);
         }
@@ -128,7 +130,7 @@ public final class RedisChannels implements Channels {
                 return Optional.empty();
             }
             try {
-                return Optional.of(new Delivery(channel.get(), MessageJson.liveEvent(payload)));
+                return Optional.of(new Delivery(channel.get(), LiveEventCodec.decode(payload)));
             } catch (IllegalArgumentException e) {
                 LOG.warn("dropped a message on {} that is not a live event: {}", redisChannel, e.getMessage());
                 return Optional.empty();

@@ -4,26 +4,20 @@ import java.util.List;
 
 /**
  * A script's answer: a status word, then values. Every script replies with a table, so this is
- * the one place that knows how a driver's plain Java values are laid out.
+ * the one place that knows how a driver's plain Java values are laid out; the scripts' own
+ * records ({@link ChatScripts}, {@link MailboxScripts}) read it once into something with names.
+ *
+ * @param script the script that answered, to name in a complaint
  */
-record Reply(String status, List<Object> values) {
+record Reply(String status, List<Object> values, LuaScript script) {
 
     static Reply of(Object raw, LuaScript script) {
         if (raw instanceof List<?> list && !list.isEmpty() && list.getFirst() instanceof String status) {
             @SuppressWarnings("unchecked")
             List<Object> all = (List<Object>) list;
-            return new Reply(status, all.subList(1, all.size()));
+            return new Reply(status, all.subList(1, all.size()), script);
         }
         throw new IllegalStateException(script.name() + " answered " + raw + " where a status table was expected");
-    }
-
-    /** The answer's word as one of the script's answers; a word Java does not know is a bug. */
-    <A extends Enum<A>> A word(Class<A> answers, LuaScript script) {
-        try {
-            return Enum.valueOf(answers, status);
-        } catch (IllegalArgumentException unknown) {
-            throw unexpected(script);
-        }
     }
 
     boolean is(String expected) {
@@ -47,6 +41,21 @@ record Reply(String status, List<Object> values) {
     @SuppressWarnings("unchecked")
     List<String> texts(int index) {
         return (List<String>) values.get(index);
+    }
+
+    /** The answer as a chat script's refusal: its word and what came with it. */
+    ChatRefusal refusal() {
+        return ChatRefusal.of(status, values, script);
+    }
+
+    /** The same word without its first value: what a script put in front of a refusal. */
+    Reply withoutFirst() {
+        return new Reply(status, values.subList(1, values.size()), script);
+    }
+
+    /** The same word without its last value: what a script put after a refusal. */
+    Reply withoutLast() {
+        return new Reply(status, values.subList(0, values.size() - 1), script);
     }
 
     /** For an answer no branch expected: the script and Java disagree, which is a bug. */

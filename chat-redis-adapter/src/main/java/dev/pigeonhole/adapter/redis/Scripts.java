@@ -12,9 +12,6 @@ final class Scripts {
     static final LuaScript INDEX_ADD = LuaScript.load("index_add");
     static final LuaScript INDEX_REMOVE = LuaScript.load("index_remove");
     static final LuaScript INDEX_LIST = LuaScript.load("index_list");
-    static final LuaScript MAILBOX_DELIVER = LuaScript.load("mailbox_deliver");
-    static final LuaScript MAILBOX_READ = LuaScript.load("mailbox_read");
-    static final LuaScript MAILBOX_ACKNOWLEDGE = LuaScript.load("mailbox_acknowledge");
     static final LuaScript QUOTA_TAKE = LuaScript.load("quota_take", "bucket");
     static final LuaScript PRESENCE_TOUCH = LuaScript.load("presence_touch");
     static final LuaScript PRESENCE_SINCE = LuaScript.load("presence_since");

@@ -1,15 +1,16 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.book.BookChat;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Chats;
+import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,14 +42,16 @@ class BookLayoutInteropTest {
 
     private static final Instant AT = Instant.parse("2026-11-21T10:00:00.250Z");
 
-    private RedisStoreFixture store;
+    private StoreFixture store;
+    private KeyLayout keys;
     private Chats chats;
     private BookChat book;
 
     @BeforeEach
     void open() {
         RedisTarget target = RedisServers.single();
-        store = new RedisStoreFixture(target, RedisClientKind.LETTUCE, KeyLayout::book, Limits.DEFAULTS);
+        keys = KeyLayout.book(target.newPrefix());
+        store = RedisStoreFixture.open(target, RedisClientKind.LETTUCE, keys, Limits.DEFAULTS, UnaryOperator.identity());
         chats = store.chats();
         book = newBookChat(target);
     }
@@ -150,7 +154,7 @@ class BookLayoutInteropTest {
             pool.shutdownNow();
         }
 
-        List<Message> all = chats.messagesAfter(UserId.of("jeff24"), chat, 0, 1000).messages();
+        List<Message> all = chats.read(UserId.of("jeff24"), chat, 0, 1000).messages();
         int expected = 1 + (1 + adapterSenders) * perSender;
         assertThat(all).extracting(Message::id)
                 .containsExactlyElementsOf(LongStream.rangeClosed(1, expected).boxed().toList());
@@ -181,7 +185,7 @@ class BookLayoutInteropTest {
 
     private BookChat newBookChat(RedisTarget target) {
         var node = target.masters().getFirst();
-        return new BookChat(new Jedis(node.host(), node.port()), store.prefix());
+        return new BookChat(new Jedis(node.host(), node.port()), keys.prefix());
     }
 
     /** What the book's json.loads makes of each message, read by a parser that knows nothing of the adapter. */

@@ -1,25 +1,15 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
-
-import java.util.function.Function;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.tck.ContractSuite;
+import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.redis.RedisServers;
 
 /** Jedis on a three-master Redis Cluster, tagged keys. */
-class JedisClusterContractsTest extends RedisContractSuite {
+class JedisClusterContractsTest extends ContractSuite {
 
     @Override
-    RedisTarget target() {
-        return RedisServers.cluster();
-    }
-
-    @Override
-    RedisClientKind client() {
-        return RedisClientKind.JEDIS;
-    }
-
-    @Override
-    Function<String, KeyLayout> layout() {
-        return KeyLayout::tagged;
+    protected StoreFixture newStore(Limits limits) {
+        return RedisStoreFixture.open(RedisServers.cluster(), RedisClientKind.JEDIS, KeyLayout::tagged, limits);
     }
 }

@@ -1,25 +1,15 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
-
-import java.util.function.Function;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.tck.ContractSuite;
+import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.redis.RedisServers;
 
 /** Lettuce on a three-master Redis Cluster, tagged keys. */
-class LettuceClusterContractsTest extends RedisContractSuite {
+class LettuceClusterContractsTest extends ContractSuite {
 
     @Override
-    RedisTarget target() {
-        return RedisServers.cluster();
-    }
-
-    @Override
-    RedisClientKind client() {
-        return RedisClientKind.LETTUCE;
-    }
-
-    @Override
-    Function<String, KeyLayout> layout() {
-        return KeyLayout::tagged;
+    protected StoreFixture newStore(Limits limits) {
+        return RedisStoreFixture.open(RedisServers.cluster(), RedisClientKind.LETTUCE, KeyLayout::tagged, limits);
     }
 }

@@ -1,11 +1,13 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.Limits;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,7 +39,8 @@ class RedisChatIndexTest {
     private static final LuaScript ADD_BY_HAND =
             LuaScript.of("test_index_add_by_hand", "return redis.call('ZADD', KEYS[1], 0, ARGV[1])");
 
-    private RedisStoreFixture store;
+    private StoreFixture store;
+    private KeyLayout keys;
     private LateIndexRemoves driver;
     private RedisIndexSweep sweep;
 
@@ -160,12 +163,13 @@ class RedisChatIndexTest {
     }
 
     private void open(RedisClientKind client, boolean cluster, Function<String, KeyLayout> layout) {
-        store = new RedisStoreFixture(cluster ? RedisServers.cluster() : RedisServers.single(), client, layout,
-                Limits.DEFAULTS, real -> {
-                    driver = new LateIndexRemoves(real);
-                    return driver;
-                });
-        sweep = new RedisIndexSweep(store.driver(), store.keys(), store.lock());
+        RedisTarget target = cluster ? RedisServers.cluster() : RedisServers.single();
+        keys = layout.apply(target.newPrefix());
+        store = RedisStoreFixture.open(target, client, keys, Limits.DEFAULTS, real -> {
+            driver = new LateIndexRemoves(real);
+            return driver;
+        });
+        sweep = new RedisIndexSweep(driver, keys, store.lock());
     }
 
     private ChatId chatOfAliceAndBob() {
@@ -188,12 +192,12 @@ class RedisChatIndexTest {
 
     private boolean listed(UserId user, ChatId chat) {
         LuaScript score = LuaScript.of("test_index_score", "return redis.call('ZSCORE', KEYS[1], ARGV[1])");
-        return store.driver().run(new ScriptCall(score, List.of(store.keys().chatsOf(user)), List.of(chat.value())))
+        return driver.run(new ScriptCall(score, List.of(keys.chatsOf(user)), List.of(chat.value())))
                 != null;
     }
 
     private void byHand(LuaScript script, UserId user, ChatId chat) {
-        store.driver().run(new ScriptCall(script, List.of(store.keys().chatsOf(user)), List.of(chat.value())));
+        driver.run(new ScriptCall(script, List.of(keys.chatsOf(user)), List.of(chat.value())));
     }
 
     private static UserId user() {

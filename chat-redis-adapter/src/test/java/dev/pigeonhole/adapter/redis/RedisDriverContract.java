@@ -1,8 +1,8 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.awaitility.core.ConditionFactory;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
+import static dev.pigeonhole.adapter.redis.RedisTestSettings.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
@@ -70,7 +71,7 @@ public abstract class RedisDriverContract {
         redis = target();
         clientName = RedisTarget.newClientName();
         prefix = redis.newPrefix();
-        driver = track(newDriver(redis.settings(clientName)));
+        driver = track(newDriver(settings(redis, clientName)));
     }
 
     @AfterEach
@@ -423,7 +424,7 @@ public abstract class RedisDriverContract {
 
     @Test
     void closing_a_driver_twice_is_harmless() {
-        RedisDriver another = track(newDriver(redis.settings(RedisTarget.newClientName())));
+        RedisDriver another = track(newDriver(settings(redis, RedisTarget.newClientName())));
         assertThat(another.run(call("return 1"))).isEqualTo(1L);
 
         another.close();
@@ -432,7 +433,7 @@ public abstract class RedisDriverContract {
 
     @Test
     void against_a_port_where_nothing_listens_every_call_is_store_unavailable_and_ping_is_false() {
-        RedisSettings nowhere = RedisServers.nowhere(redis.isCluster());
+        RedisSettings nowhere = RedisTestSettings.nowhere(redis.isCluster());
         RedisDriver down = promptly("building a driver", () -> track(newDriver(nowhere)));
 
         assertUnavailable("run", () -> down.run(call("return 1")));

@@ -1,16 +1,16 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
-import dev.pigeonhole.domain.model.Channel;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
-import dev.pigeonhole.domain.model.Topic;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -23,6 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.pigeonhole.adapter.redis.RedisTestSettings.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -47,7 +48,8 @@ class RedisOutageTest {
     void a_crash_is_a_typed_error_and_after_the_restart_no_acknowledged_message_is_lost(RedisClientKind client)
             throws Exception {
         try (LocalRedisServer server = LocalRedisServer.startDurable();
-             RedisDriver driver = client.open(server.settings(RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
+             RedisDriver driver = Drivers.open(client,
+                     settings(server.target(), RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
             RedisChats chats = new RedisChats(driver, KeyLayout.tagged(server.target().newPrefix()), Limits.DEFAULTS,
                     PublishMode.of(driver, true));
             UserId alice = UserId.of("alice");
@@ -87,7 +89,7 @@ class RedisOutageTest {
 
             assertThat(failures).as("what the sender saw while Redis was down").isNotEmpty()
                     .allSatisfy(e -> assertThat(e).isInstanceOf(StoreUnavailableException.class));
-            List<Message> stored = chats.messagesAfter(alice, chat, 0, 1000).messages();
+            List<Message> stored = chats.read(alice, chat, 0, 1000).messages();
             assertThat(stored).as("every send that returned").containsAll(acknowledged);
             assertThat(stored).extracting(Message::id).as("ids stay gap-free across the crash")
                     .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, stored.size()).boxed().toList());
@@ -98,7 +100,8 @@ class RedisOutageTest {
     @EnumSource(RedisClientKind.class)
     void subscriptions_come_back_after_a_restart_and_the_receiver_is_told_to_resync(RedisClientKind client) {
         try (LocalRedisServer server = LocalRedisServer.start();
-             RedisDriver driver = client.open(server.settings(RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
+             RedisDriver driver = Drivers.open(client,
+                     settings(server.target(), RedisTarget.newClientName()).withTimeouts(TIMEOUT, TIMEOUT))) {
             RedisChannels channels = new RedisChannels(driver, KeyLayout.tagged(server.target().newPrefix()),
                     PublishMode.of(driver, true));
             Channel channel = Channel.ofChat(ChatId.of("outage"));

@@ -1,10 +1,11 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisCluster;
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.testsupport.redis.LocalRedisCluster;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
+import dev.pigeonhole.testsupport.redis.RedisNode;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import static dev.pigeonhole.adapter.redis.RedisTestSettings.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -106,7 +108,7 @@ public abstract class RedisRefusalContract {
     /** The shared single node, and a user of it whose password the settings get wrong. */
     private Refused userWithAnotherPassword(String password) {
         RedisTarget redis = RedisServers.single();
-        RedisSettings.Single node = (RedisSettings.Single) redis.endpoint();
+        RedisSettings.Single node = (RedisSettings.Single) endpoint(redis);
         String user = "ph-user-" + RedisTarget.newClientName();
         redis.admin("ACL", "SETUSER", user, "on", ">" + password + "-right", "~*", "&*", "+@all");
         opened.add(() -> redis.admin("ACL", "DELUSER", user));
@@ -119,7 +121,7 @@ public abstract class RedisRefusalContract {
     private Refused clusterRequiringAPassword(String password) {
         LocalRedisCluster cluster = track(LocalRedisCluster.start());
         cluster.requirePassword(password);
-        return new Refused(settings(cluster.target().endpoint()), "NOAUTH",
+        return new Refused(settings(endpoint(cluster.target())), "NOAUTH",
                 "misconfigured: Redis requires a password and none is configured", null);
     }
 
@@ -129,7 +131,7 @@ public abstract class RedisRefusalContract {
         LocalRedisServer replica = track(LocalRedisServer.startReplicaOf(master));
         master.target().admin("SET", "k", "from the master");
         master.target().admin("WAIT", "1", "5000");
-        return new Refused(settings(replica.target().endpoint()), "READONLY",
+        return new Refused(settings(endpoint(replica.target())), "READONLY",
                 "the node is a read-only replica: the configured address names a replica, or a failover is under way",
                 "from the master");
     }
@@ -137,10 +139,10 @@ public abstract class RedisRefusalContract {
     /** A private cluster whose masters refuse writes for want of a replica. */
     private Refused clusterRefusingWrites() {
         LocalRedisCluster cluster = track(LocalRedisCluster.start());
-        for (RedisSettings.HostAndPort master : cluster.target().masters()) {
+        for (RedisNode master : cluster.target().masters()) {
             cluster.target().command(master, "CONFIG", "SET", "min-replicas-to-write", "1");
         }
-        return new Refused(settings(cluster.target().endpoint()), "NOREPLICAS",
+        return new Refused(settings(endpoint(cluster.target())), "NOREPLICAS",
                 "too few replicas are connected for Redis to accept writes", null);
     }
 

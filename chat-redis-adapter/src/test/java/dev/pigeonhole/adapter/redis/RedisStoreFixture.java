@@ -1,138 +1,72 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.port.out.Channels;
-import dev.pigeonhole.domain.port.out.ChatLock;
-import dev.pigeonhole.domain.port.out.Chats;
-import dev.pigeonhole.domain.port.out.Mailboxes;
-import dev.pigeonhole.domain.port.out.PresenceRegistry;
-import dev.pigeonhole.domain.port.out.Quotas;
+import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.OnFirstUse;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import static dev.pigeonhole.adapter.redis.RedisTestSettings.settings;
 
 /**
- * Every port on one Redis, isolated from every other fixture by a random key prefix (and channel
- * prefix) and a client name of its own, so that dropping "its" connections drops no one else's.
+ * Every port on one Redis, for the contract suite and the tests that look closer, isolated from
+ * every other fixture by a key prefix (and channel prefix) and a client name of its own, so that
+ * dropping "its" connections drops no one else's.
  */
-public final class RedisStoreFixture implements StoreFixture {
+final class RedisStoreFixture {
 
-    private final RedisTarget target;
-    private final String prefix;
-    private final String clientName = RedisTarget.newClientName();
-    private final RedisDriver driver;
-    private final KeyLayout keys;
-    private final RedisChats chats;
-    private final RedisMailboxes mailboxes;
-    private final RedisPresenceRegistry presence;
-    private final RedisChatLock lock;
-    private final RedisChannels channels;
-    private final RedisQuotas quotas;
-    private final RedisClientKind client;
-    private RedisDriver secondDriver;
-
-    public RedisStoreFixture(RedisTarget target, RedisClientKind client, Function<String, KeyLayout> layout,
-                             Limits limits) {
-        this(target, client, layout, limits, UnaryOperator.identity());
+    private RedisStoreFixture() {
     }
 
-    /** @param decorate wraps the driver every port uses, to count or disturb what it does */
-    public RedisStoreFixture(RedisTarget target, RedisClientKind client, Function<String, KeyLayout> layout,
-                             Limits limits, UnaryOperator<RedisDriver> decorate) {
-        this.target = target;
-        this.prefix = target.newPrefix();
-        this.driver = decorate.apply(client.open(target.settings(clientName)));
-        this.keys = layout.apply(prefix);
+    /** On a fresh prefix of {@code target}, laid out by {@code layout}. */
+    static StoreFixture open(RedisTarget target, RedisClientKind client, Function<String, KeyLayout> layout,
+                             Limits limits) {
+        return open(target, client, layout.apply(target.newPrefix()), limits, UnaryOperator.identity());
+    }
+
+    /**
+     * @param keys     the layout and the prefix no other fixture uses
+     * @param decorate wraps the driver every port uses, to count or disturb what it does
+     */
+    static StoreFixture open(RedisTarget target, RedisClientKind client, KeyLayout keys, Limits limits,
+                             UnaryOperator<RedisDriver> decorate) {
+        String clientName = RedisTarget.newClientName();
+        RedisSettings settings = settings(target, clientName);
+        RedisDriver driver = decorate.apply(Drivers.open(client, settings));
+        OnFirstUse<RedisDriver> secondConnection = new OnFirstUse<>(() -> Drivers.open(client, settings));
         // Patterns are part of the Channels contract, so a cluster publishes for them too.
         PublishMode publishing = PublishMode.of(driver, true);
-        this.chats = new RedisChats(driver, keys, limits, publishing);
-        this.mailboxes = new RedisMailboxes(driver, keys, limits, publishing);
-        this.presence = new RedisPresenceRegistry(driver, keys);
-        this.lock = new RedisChatLock(driver, keys, InstantSource.system());
-        this.channels = new RedisChannels(driver, keys, publishing);
-        this.quotas = new RedisQuotas(driver, keys);
-        this.client = client;
+        return new StoreFixture(
+                new RedisChats(driver, keys, limits, publishing),
+                new RedisMailboxes(driver, keys, limits, publishing),
+                new RedisPresenceRegistry(driver, keys),
+                new RedisChatLock(driver, keys, InstantSource.system()),
+                new RedisChannels(driver, keys, publishing),
+                new RedisQuotas(driver, keys),
+                // Through a connection of its own, as a second server's.
+                () -> new RedisQuotas(secondConnection.get(), keys),
+                () -> dropSubscriptions(target, clientName),
+                chat -> keysLeft(target, keys, chat),
+                List.of(driver, secondConnection));
     }
 
-    public RedisDriver driver() {
-        return driver;
-    }
-
-    public KeyLayout keys() {
-        return keys;
-    }
-
-    public String prefix() {
-        return prefix;
-    }
-
-    @Override
-    public Chats chats() {
-        return chats;
-    }
-
-    @Override
-    public Mailboxes mailboxes() {
-        return mailboxes;
-    }
-
-    @Override
-    public PresenceRegistry presence() {
-        return presence;
-    }
-
-    @Override
-    public ChatLock lock() {
-        return lock;
-    }
-
-    @Override
-    public Channels channels() {
-        return channels;
-    }
-
-    @Override
-    public Quotas quotas() {
-        return quotas;
-    }
-
-    /** Through a connection of its own, as a second server's. */
-    @Override
-    public synchronized Quotas quotasOfAnotherInstance() {
-        if (secondDriver == null) {
-            secondDriver = client.open(target.settings(clientName));
-        }
-        return new RedisQuotas(secondDriver, keys);
-    }
-
-    /** CLIENT KILL on this fixture's subscription connections, as a network failure would. */
-    @Override
-    public void dropLiveConnections() {
+    /** CLIENT KILL on the fixture's subscription connections, as a network failure would. */
+    private static void dropSubscriptions(RedisTarget target, String clientName) {
         if (target.killConnections(clientName, "pubsub") == 0) {
             throw new IllegalStateException("no subscription connection named " + clientName + " to drop");
         }
     }
 
     /** The chat's keys that still exist: a deleted chat must leave none. */
-    @Override
-    public Set<String> tracesOf(ChatId chat) {
-        KeyLayout.ChatKeys chatKeys = keys.chat(chat);
-        Set<String> left = new TreeSet<>(target.keysWithPrefix(prefix));
-        left.retainAll(Set.copyOf(chatKeys.all()));
+    private static Set<String> keysLeft(RedisTarget target, KeyLayout keys, ChatId chat) {
+        Set<String> left = new TreeSet<>(target.keysWithPrefix(keys.prefix()));
+        left.retainAll(Set.copyOf(keys.chat(chat).all()));
         return left;
-    }
-
-    @Override
-    public synchronized void close() {
-        driver.close();
-        if (secondDriver != null) {
-            secondDriver.close();
-        }
     }
 }

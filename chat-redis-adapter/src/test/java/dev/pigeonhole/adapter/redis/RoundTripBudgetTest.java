@@ -1,13 +1,14 @@
 package dev.pigeonhole.adapter.redis;
 
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.PendingChat;
-import dev.pigeonhole.domain.model.IdempotencyKey;
-import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -39,7 +40,8 @@ class RoundTripBudgetTest {
 
     private static final Instant AT = Instant.parse("2026-11-21T10:00:00Z");
 
-    private RedisStoreFixture store;
+    private StoreFixture store;
+    private KeyLayout keys;
     private CountingDriver counting;
     private RedisTarget target;
 
@@ -136,11 +138,11 @@ class RoundTripBudgetTest {
         store.chats().send(chat, bob, "one", AT);
         store.chats().send(chat, bob, "two", AT);
         store.chats().acknowledge(alice, chat, 1);
-        store.chats().messagesAfter(alice, chat, 0, 10);
+        store.chats().read(alice, chat, 0, 10);
         store.chats().chatsOf(alice);
 
         assertThat(cost(() -> store.chats().acknowledge(alice, chat, 2))).as("acknowledge").isEqualTo(new Cost(1, 1));
-        assertThat(cost(() -> store.chats().messagesAfter(alice, chat, 0, 10))).as("read").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.chats().read(alice, chat, 0, 10))).as("read").isEqualTo(new Cost(1, 1));
         assertThat(cost(() -> store.chats().chatsOf(alice))).as("chat list").isEqualTo(new Cost(2, 2));
     }
 
@@ -186,7 +188,8 @@ class RoundTripBudgetTest {
 
     private void open(RedisClientKind client, boolean cluster) {
         target = cluster ? RedisServers.cluster() : RedisServers.single();
-        store = new RedisStoreFixture(target, client, KeyLayout::tagged, Limits.DEFAULTS, driver -> {
+        keys = KeyLayout.tagged(target.newPrefix());
+        store = RedisStoreFixture.open(target, client, keys, Limits.DEFAULTS, driver -> {
             counting = new CountingDriver(driver);
             return counting;
         });
@@ -194,7 +197,7 @@ class RoundTripBudgetTest {
 
     /** How many nodes hold these chats: 1 on a single node, up to 3 on the test cluster. */
     private long nodesOf(Collection<ChatId> chats) {
-        return chats.stream().map(chat -> counting.nodeOf(store.keys().chat(chat).members())).distinct().count();
+        return chats.stream().map(chat -> counting.nodeOf(keys.chat(chat).members())).distinct().count();
     }
 
     private ChatId chatWith(UserId creator, UserId other) {

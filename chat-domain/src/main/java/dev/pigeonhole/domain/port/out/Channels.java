@@ -1,8 +1,8 @@
 package dev.pigeonhole.domain.port.out;
 
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.LiveEvent;
-import dev.pigeonhole.domain.model.Topic;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
+import dev.pigeonhole.domain.model.live.Topic;
 
 /**
  * Publish/subscribe, the fast path for live events. Deliveries are best effort: a subscriber that

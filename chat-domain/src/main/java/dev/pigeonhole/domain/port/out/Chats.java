@@ -1,29 +1,30 @@
 package dev.pigeonhole.domain.port.out;
 
-import dev.pigeonhole.domain.model.Access;
-import dev.pigeonhole.domain.model.Channel;
-import dev.pigeonhole.domain.model.Chat;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
-import dev.pigeonhole.domain.model.ChatChange;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.ChatSummary;
-import dev.pigeonhole.domain.model.IdempotencyKey;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.Joined;
-import dev.pigeonhole.domain.model.Left;
-import dev.pigeonhole.domain.model.Limits;
-import dev.pigeonhole.domain.model.Message;
-import dev.pigeonhole.domain.model.MessagePage;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.Opened;
-import dev.pigeonhole.domain.model.PendingChat;
 import dev.pigeonhole.domain.model.PrivateChatException;
-import dev.pigeonhole.domain.model.RateLimit;
 import dev.pigeonhole.domain.model.RateLimitedException;
-import dev.pigeonhole.domain.model.Sent;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.Chat;
+import dev.pigeonhole.domain.model.chat.ChatChange;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
+import dev.pigeonhole.domain.model.chat.IdempotencyKey;
+import dev.pigeonhole.domain.model.chat.Joined;
+import dev.pigeonhole.domain.model.chat.Left;
+import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.chat.MessagePage;
+import dev.pigeonhole.domain.model.chat.Opened;
+import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.chat.Sent;
+import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.live.Channel;
+import dev.pigeonhole.domain.model.live.LiveEvent;
 
 import java.time.Instant;
 import java.util.List;
@@ -39,10 +40,11 @@ import java.util.SortedMap;
  * against every store, and run random operations against the aggregate and each store side by
  * side ({@code ChatsDifferentialContract}).
  *
- * <p>Announcing follows {@link ChatChange}: a store announces a message ({@link Sent#events()})
- * on {@link Channel#ofChat(ChatId)}, through the {@link Channels} of the same store, inside the
- * step that stores it; the other changes ({@link Opened}, {@link Joined}, {@link Left}) come back
- * to the caller, which announces their events.
+ * <p>Announcing follows {@link ChatChange}: a store announces a message
+ * ({@link LiveEvent#announcing(ChatChange)} of its {@link Sent}) on {@link Channel#ofChat(ChatId)},
+ * through the {@link Channels} of the same store, inside the step that stores it; the other
+ * changes ({@link Opened}, {@link Joined}, {@link Left}) come back to the caller, which announces
+ * them.
  *
  * <p>Callers pass what the {@code port.in} commands have already checked (ids are valid values,
  * counts positive, ids not negative); a store does not check it again. Any method may throw
@@ -110,7 +112,7 @@ public interface Chats {
     /**
      * {@link Chat#pending} for each of the user's chats, in {@link ChatId}'s order, at most
      * {@code perChatLimit} messages of each. Moves no cursor. A user in no chat gets an empty
-     * list. The budget across chats is the caller's ({@link dev.pigeonhole.domain.model.PendingBudget}).
+     * list. The budget across chats is the caller's ({@link dev.pigeonhole.domain.model.limits.PendingBudget}).
      */
     List<PendingChat> pending(UserId user, int perChatLimit);
 
@@ -144,7 +146,7 @@ public interface Chats {
      * @throws UnknownChatException if the chat does not exist
      * @throws NotAMemberException  if {@code reader} is not a member
      */
-    MessagePage messagesAfter(UserId reader, ChatId chat, long after, int limit);
+    MessagePage read(UserId reader, ChatId chat, long after, int limit);
 
     /**
      * {@link Chat#join}: {@code by} brings {@code user} in at the chat's latest id, its cursor and

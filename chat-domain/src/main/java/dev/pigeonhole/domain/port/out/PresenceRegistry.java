@@ -10,7 +10,9 @@ import java.util.Set;
 /**
  * Who was last seen when: a sorted set of user and last-seen time. The registry records facts;
  * what "online" means (the window) is the domain's rule, applied in the presence service.
- * Times are kept to the millisecond, as a sorted-set score of epoch millis would keep them.
+ * Every time it is given is to the millisecond (the service reads its clock through
+ * {@link dev.pigeonhole.domain.model.MillisecondClock} and its windows are whole milliseconds),
+ * as a sorted-set score of epoch millis keeps it, so a store compares times as they come.
  */
 public interface PresenceRegistry {
 

@@ -1,8 +1,8 @@
 package dev.pigeonhole.domain.port.out;
 
-import dev.pigeonhole.domain.model.RateLimit;
-import dev.pigeonhole.domain.model.RateLimits;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits;
 
 /**
  * Each user's buckets for the writes that are not sends (a send's bucket lives in its chat, and

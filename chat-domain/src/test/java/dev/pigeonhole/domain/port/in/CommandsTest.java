@@ -3,6 +3,15 @@ package dev.pigeonhole.domain.port.in;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.domain.port.in.chat.FetchPending;
+import dev.pigeonhole.domain.port.in.chat.ReadMessages;
+import dev.pigeonhole.domain.port.in.chat.SendMessage;
+import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
+import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
+import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
+import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,4 +1,4 @@
--- RateLimit.take (dev.pigeonhole.domain.model.RateLimit) in Lua, for the scripts that take a
+-- RateLimit.take (dev.pigeonhole.domain.model.limits.RateLimit) in Lua, for the scripts that take a
 -- token inside their own atomic step. A bucket is one number, the time it is full again, in
 -- milliseconds; the arithmetic is the Java method's, line for line, in whole milliseconds.
 -- Put in front of the scripts that take tokens, after common.lua.

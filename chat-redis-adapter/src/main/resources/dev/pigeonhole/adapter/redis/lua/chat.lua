@@ -1,4 +1,4 @@
--- The Chat aggregate (dev.pigeonhole.domain.model.Chat) in Lua, for the one place Java cannot
+-- The Chat aggregate (dev.pigeonhole.domain.model.chat.Chat) in Lua, for the one place Java cannot
 -- run: inside Redis's atomic step. Each function is the Java method or step of the same name,
 -- with the same checks in the same order; a refusal here is an exception there. The contract
 -- suite runs random operations against Chat and against these scripts side by side, so the
@@ -39,7 +39,7 @@ local function check_member(user)
   local cursor = redis.call('ZSCORE', chat.members, user)
   if not cursor then
     check_exists()
-    refuse('NOT_MEMBER')
+    refuse('NOT_MEMBER', user)
   end
   return tonumber(cursor)
 end
@@ -52,7 +52,7 @@ local function check_may_bring_in(by, user)
   end
   check_exists()
   if redis.call('EXISTS', chat.open) == 0 and not redis.call('ZSCORE', chat.members, user) then
-    refuse('PRIVATE')
+    refuse('PRIVATE', user)
   end
 end
 
@@ -68,13 +68,13 @@ end
 
 local function check_member_limit(count, max_members)
   if count > max_members then
-    refuse('TOO_MANY_MEMBERS', count)
+    refuse('TOO_MANY_MEMBERS', max_members, count)
   end
 end
 
 local function check_room(max_members)
   if redis.call('ZCARD', chat.members) >= max_members then
-    refuse('CHAT_FULL')
+    refuse('CHAT_FULL', max_members)
   end
 end
 
@@ -85,7 +85,7 @@ end
 local function check_up_to(up_to)
   local last = last_id()
   if up_to > last then
-    refuse('BEYOND_LAST', last)
+    refuse('BEYOND_LAST', up_to, last)
   end
 end
 
@@ -104,9 +104,7 @@ end
 
 -- Stored as the book's JSON: Java wrote everything after the id, which only this step knows.
 local function store_message(id, tail)
-  local json = '{"id":' .. id .. ',' .. tail
-  redis.call('ZADD', chat.msgs, id, json)
-  return json
+  redis.call('ZADD', chat.msgs, id, '{"id":' .. id .. ',' .. tail)
 end
 
 local function move_sender_cursor(sender, cursor, id)
@@ -205,10 +203,11 @@ local function stale_generation()
 end
 
 -- A leave refused because the member is out already, or the chat gone, answers with the stale
--- generation: a leave tried again after its index step was lost then gets that step done.
+-- generation after its refusal: a leave tried again after its index step was lost then gets that
+-- step done.
 local function out_already(reply)
   if reply[1] ~= 'LEFT' then
-    reply[2] = stale_generation()
+    reply[#reply + 1] = stale_generation()
   end
   return reply
 end
@@ -216,7 +215,9 @@ end
 -- ------------------------------------------------------------------ the operations
 
 -- Chat.send. message: { tail, at, key_field ('' for none), key_window, digest };
--- limits: { max_retained, rate = { burst, interval } }; publishing: { mode, channel, head }.
+-- limits: { max_retained, rate = { burst, interval } }; publishing: { mode, channel, before_id,
+-- after_id }, the announcement as the live event codec writes it, but for the id, which only this
+-- step knows.
 local function send(sender, message, limits, publishing)
   local cursor = check_member(sender)
   if message.key_field ~= '' then
@@ -228,14 +229,14 @@ local function send(sender, message, limits, publishing)
   end
   take_send_token(sender, limits.rate, message.at)
   local id = next_id()
-  local json = store_message(id, message.tail)
+  store_message(id, message.tail)
   local moved = move_sender_cursor(sender, cursor, id)
   trim_retained(id, limits.max_retained)
   if message.key_field ~= '' then
     remember(message.key_field, id, message.at, message.digest, message.at + message.key_window,
       limits.max_retained)
   end
-  announce(publishing.mode, publishing.channel, publishing.head .. json .. '}')
+  announce(publishing.mode, publishing.channel, publishing.before_id .. id .. publishing.after_id)
   return { 'SENT', id, moved }
 end
 
@@ -344,19 +345,29 @@ local function leave(member)
   return { 'LEFT', 0, out_at }
 end
 
--- Chat.read and Chat.pending: what Java needs to build either through HistoryWindow.
--- after: nil for the reader's own cursor (pending). A read never starts at or below the
--- reader's join point (Chat.readFrom); a cursor never is.
-local function read(reader, after, limit)
-  local cursor = check_member(reader)
-  local joined = join_point(reader)
-  local from = cursor
-  if after then
-    from = math.max(after, joined)
-  end
+-- Where a read starts: never at or below the reader's join point.
+local function read_from(reader, after)
+  return math.max(after, join_point(reader))
+end
+
+-- What Java needs to build the answer of Chat.read or Chat.pending through HistoryWindow: the
+-- member's cursor, the ids handed out and held, the page after from, the join point.
+local function view(member, cursor, from, limit)
   local last = last_id()
   local page = redis.call('ZRANGEBYSCORE', chat.msgs, '(' .. from, '+inf', 'LIMIT', 0, limit)
-  return { 'READ', cursor, last, first_available_id(last), page, joined, from }
+  return { 'READ', cursor, last, first_available_id(last), page, join_point(member), from }
+end
+
+-- Chat.pending: from the member's cursor, which is never below its join point.
+local function pending(member, limit)
+  local cursor = check_member(member)
+  return view(member, cursor, cursor, limit)
+end
+
+-- Chat.read.
+local function read(reader, after, limit)
+  local cursor = check_member(reader)
+  return view(reader, cursor, read_from(reader, after), limit)
 end
 
 -- Chat.summaryFor.
@@ -380,17 +391,18 @@ end
 
 -- send and open: chat, user, tail, at (epoch millis), key field ('' for none), key window
 -- (millis), body digest, max retained, max members, rate burst, rate interval (millis, 0 for
--- none), publish mode, channel, event head [, access, others...]
+-- none), publish mode, channel, the event before its id, the event after its id
+-- [, access, others...]
 local function posting_arguments()
   return ARGV[2],
       { tail = ARGV[3], at = tonumber(ARGV[4]), key_field = ARGV[5], key_window = tonumber(ARGV[6]),
         digest = ARGV[7] },
       { max_retained = tonumber(ARGV[8]), max_members = tonumber(ARGV[9]),
         rate = { burst = tonumber(ARGV[10]), interval = tonumber(ARGV[11]) } },
-      { mode = ARGV[12], channel = ARGV[13], head = ARGV[14] }
+      { mode = ARGV[12], channel = ARGV[13], before_id = ARGV[14], after_id = ARGV[15] }
 end
 
 -- open adds: access ('OPEN' or 'PRIVATE'), then the others
 local function opening_arguments()
-  return ARGV[15], { unpack(ARGV, 16) }
+  return ARGV[16], { unpack(ARGV, 17) }
 end

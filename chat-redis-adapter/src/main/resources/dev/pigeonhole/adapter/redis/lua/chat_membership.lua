@@ -5,6 +5,6 @@ local reply = answer(function()
   return membership()
 end)
 if reply[1] == 'NO_CHAT' then
-  reply[2] = stale_generation()
+  reply[#reply + 1] = stale_generation()
 end
 return reply

@@ -1,4 +1,6 @@
--- Up to max of the oldest messages, removing nothing: the owner acknowledges what it has.
--- KEYS: mailbox
+-- Reads the oldest messages, removing nothing: read() in mailbox.lua.
+-- KEYS: the owner's mailbox and its id counter
 -- ARGV: max
-return { 'OK', redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1) }
+return answer(function()
+  return read(tonumber(ARGV[1]))
+end)

@@ -1,13 +1,14 @@
 package dev.pigeonhole.adapter.redis.jedis;
 
+import static dev.pigeonhole.adapter.redis.RedisTestSettings.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
-import dev.pigeonhole.adapter.redis.RedisSettings.HostAndPort;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.testsupport.redis.RedisNode;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ class JedisClusterShardingTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-    private record Node(String id, HostAndPort address, List<int[]> ranges) {
+    private record Node(String id, RedisNode address, List<int[]> ranges) {
         boolean owns(int slot) {
             return ranges.stream().anyMatch(r -> r[0] <= slot && slot <= r[1]);
         }
@@ -40,7 +41,7 @@ class JedisClusterShardingTest {
 
         String clientName = RedisTarget.newClientName();
         List<String> events = new CopyOnWriteArrayList<>();
-        try (JedisDriver driver = new JedisDriver(redis.settings(clientName))) {
+        try (JedisDriver driver = new JedisDriver(settings(redis, clientName))) {
             PubSubConnection pubsub = driver.openPubSub(new PubSubListener() {
                 @Override
                 public void message(String channel, String payload) {
@@ -98,7 +99,7 @@ class JedisClusterShardingTest {
         throw new AssertionError("no empty slot in 100 draws: the shared cluster is nearly full of test keys");
     }
 
-    private static long shardSubscriptions(RedisTarget redis, String clientName, HostAndPort node) {
+    private static long shardSubscriptions(RedisTarget redis, String clientName, RedisNode node) {
         return redis.clients(clientName).stream()
                 .filter(c -> c.getOrDefault("laddr", "").endsWith(":" + node.port()))
                 .mapToLong(c -> Long.parseLong(c.getOrDefault("ssub", "0")))
@@ -145,7 +146,7 @@ class JedisClusterShardingTest {
                 int low = Integer.parseInt(bounds[0]);
                 ranges.add(new int[] {low, bounds.length > 1 ? Integer.parseInt(bounds[1]) : low});
             }
-            nodes.add(new Node(parts[0], HostAndPort.parse(parts[1].split("@")[0]), ranges));
+            nodes.add(new Node(parts[0], RedisNode.parse(parts[1].split("@")[0]), ranges));
         }
         return nodes;
     }

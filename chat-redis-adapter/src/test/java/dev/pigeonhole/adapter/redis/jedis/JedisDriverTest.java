@@ -1,5 +1,7 @@
 package dev.pigeonhole.adapter.redis.jedis;
 
+import static dev.pigeonhole.adapter.redis.RedisTestSettings.endpoint;
+import static dev.pigeonhole.adapter.redis.RedisTestSettings.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -9,10 +11,10 @@ import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.adapter.redis.ScriptCall;
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +38,7 @@ class JedisDriverTest {
     @Test
     void the_url_user_password_and_database_are_used_and_a_wrong_password_is_unavailable() {
         RedisTarget redis = RedisServers.single();
-        RedisSettings.Single endpoint = (RedisSettings.Single) redis.endpoint();
+        RedisSettings.Single endpoint = (RedisSettings.Single) endpoint(redis);
         String user = "ph-user-" + RedisTarget.newClientName();
         redis.admin("ACL", "SETUSER", user, "on", ">p@ss:w0rd", "~*", "&*", "+@all");
         try {
@@ -65,7 +67,7 @@ class JedisDriverTest {
     @Test
     void after_a_crash_calls_fail_naming_the_server_and_everything_comes_back_with_it() {
         try (LocalRedisServer server = LocalRedisServer.start();
-                JedisDriver driver = new JedisDriver(server.settings(RedisTarget.newClientName())
+                JedisDriver driver = new JedisDriver(settings(server.target(), RedisTarget.newClientName())
                         .withTimeouts(Duration.ofMillis(500), Duration.ofMillis(500)))) {
             Recorder recorder = new Recorder();
             PubSubConnection pubsub = driver.openPubSub(recorder);
@@ -104,7 +106,7 @@ class JedisDriverTest {
     @Test
     void a_stalled_server_makes_calls_and_subscribes_unavailable_within_the_timeout_and_then_recovers() {
         try (LocalRedisServer server = LocalRedisServer.start();
-                JedisDriver driver = new JedisDriver(server.settings(RedisTarget.newClientName())
+                JedisDriver driver = new JedisDriver(settings(server.target(), RedisTarget.newClientName())
                         .withTimeouts(Duration.ofMillis(300), Duration.ofMillis(300)))) {
             Recorder recorder = new Recorder();
             PubSubConnection pubsub = driver.openPubSub(recorder);
@@ -137,7 +139,7 @@ class JedisDriverTest {
     void closing_from_inside_a_listener_returns_and_stops_deliveries() throws Exception {
         RedisTarget redis = RedisServers.single();
         String channel = redis.newPrefix() + "self-closing";
-        try (JedisDriver driver = new JedisDriver(redis.settings(RedisTarget.newClientName()))) {
+        try (JedisDriver driver = new JedisDriver(settings(redis, RedisTarget.newClientName()))) {
             AtomicReference<PubSubConnection> self = new AtomicReference<>();
             CountDownLatch closed = new CountDownLatch(1);
             List<String> received = new CopyOnWriteArrayList<>();
@@ -190,7 +192,7 @@ class JedisDriverTest {
     @Test
     void a_message_on_the_empty_channel_never_reaches_the_listener() {
         try (LocalRedisServer server = LocalRedisServer.start();
-                JedisDriver driver = new JedisDriver(server.settings(RedisTarget.newClientName()))) {
+                JedisDriver driver = new JedisDriver(settings(server.target(), RedisTarget.newClientName()))) {
             Recorder recorder = new Recorder();
             PubSubConnection pubsub = driver.openPubSub(recorder);
             pubsub.psubscribe("*");
@@ -208,7 +210,7 @@ class JedisDriverTest {
         RedisTarget redis = RedisServers.single();
         String prefix = redis.newPrefix();
         String clientName = RedisTarget.newClientName();
-        try (JedisDriver driver = new JedisDriver(redis.settings(clientName))) {
+        try (JedisDriver driver = new JedisDriver(settings(redis, clientName))) {
             Recorder recorder = new Recorder();
             PubSubConnection pubsub = driver.openPubSub(recorder);
             for (int round = 0; round < 20; round++) {
@@ -232,7 +234,7 @@ class JedisDriverTest {
         RedisTarget redis = RedisServers.single();
         String prefix = redis.newPrefix();
         String clientName = RedisTarget.newClientName();
-        try (JedisDriver driver = new JedisDriver(redis.settings(clientName));
+        try (JedisDriver driver = new JedisDriver(settings(redis, clientName));
                 ExecutorService pool = Executors.newFixedThreadPool(8)) {
             Recorder recorder = new Recorder();
             PubSubConnection pubsub = driver.openPubSub(recorder);

@@ -3,8 +3,8 @@ package dev.pigeonhole.adapter.redis.jedis;
 import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisDriverContract;
 import dev.pigeonhole.adapter.redis.RedisSettings;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 
 class JedisSingleNodeDriverTest extends RedisDriverContract {
 

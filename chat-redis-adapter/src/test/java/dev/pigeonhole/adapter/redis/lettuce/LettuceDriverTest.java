@@ -4,11 +4,12 @@ import dev.pigeonhole.adapter.redis.LuaScript;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
+import dev.pigeonhole.adapter.redis.RedisTestSettings;
 import dev.pigeonhole.adapter.redis.ScriptCall;
-import dev.pigeonhole.adapter.redis.fixture.LocalRedisServer;
-import dev.pigeonhole.adapter.redis.fixture.RedisServers;
-import dev.pigeonhole.adapter.redis.fixture.RedisTarget;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
+import dev.pigeonhole.testsupport.redis.RedisServers;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.pigeonhole.adapter.redis.RedisTestSettings.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -71,7 +73,7 @@ class LettuceDriverTest {
     void replies_come_back_in_the_contract_shapes(String kind) {
         RedisTarget target = target(kind);
         String prefix = target.newPrefix();
-        try (RedisDriver driver = new LettuceDriver(target.settings())) {
+        try (RedisDriver driver = new LettuceDriver(settings(target))) {
             assertThat(driver.isCluster()).isEqualTo(target.isCluster());
             assertThat(driver.run(shapes(prefix, "int"))).isEqualTo(42L);
             assertThat(driver.run(shapes(prefix, "str"))).isEqualTo("héllo");
@@ -95,7 +97,7 @@ class LettuceDriverTest {
         RedisTarget target = target(kind);
         String prefix = target.newPrefix();
         LuaScript fresh = LuaScript.of("fresh", "return {KEYS[1], ARGV[1], '" + prefix + "'}");
-        try (RedisDriver driver = new LettuceDriver(target.settings())) {
+        try (RedisDriver driver = new LettuceDriver(settings(target))) {
             long evalsBefore = target.commandCalls("eval");
             assertThat(driver.run(new ScriptCall(fresh, List.of(prefix + "{a}"), List.of("x"))))
                     .isEqualTo(List.of(prefix + "{a}", "x", prefix));
@@ -112,7 +114,7 @@ class LettuceDriverTest {
         RedisTarget target = target(kind);
         String prefix = target.newPrefix();
         LuaScript fresh = LuaScript.of("fresh-all", "return redis.call('INCRBY', KEYS[1], ARGV[1]) -- " + prefix);
-        try (RedisDriver driver = new LettuceDriver(target.settings())) {
+        try (RedisDriver driver = new LettuceDriver(settings(target))) {
             assertThat(driver.runAll(List.of())).isEmpty();
             List<ScriptCall> calls = new ArrayList<>();
             for (int i = 0; i < 30; i++) {
@@ -132,7 +134,7 @@ class LettuceDriverTest {
     @ValueSource(strings = {"single", "cluster"})
     void a_script_error_is_an_illegal_state_naming_the_script(String kind) {
         RedisTarget target = target(kind);
-        try (RedisDriver driver = new LettuceDriver(target.settings())) {
+        try (RedisDriver driver = new LettuceDriver(settings(target))) {
             ScriptCall call = new ScriptCall(FAILS, List.of(target.newPrefix() + "k"), List.of());
             assertThatThrownBy(() -> driver.run(call))
                     .isInstanceOf(IllegalStateException.class)
@@ -147,7 +149,7 @@ class LettuceDriverTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void nowhere_is_unavailable_fast_and_ping_is_false(boolean cluster) {
-        try (RedisDriver driver = new LettuceDriver(RedisServers.nowhere(cluster))) {
+        try (RedisDriver driver = new LettuceDriver(RedisTestSettings.nowhere(cluster))) {
             long start = System.nanoTime();
             assertThatThrownBy(() -> driver.run(new ScriptCall(INCR, List.of("k"), List.of("1"))))
                     .isInstanceOf(StoreUnavailableException.class)
@@ -162,7 +164,7 @@ class LettuceDriverTest {
     @Test
     void a_crashed_server_is_unavailable_at_once_and_used_again_once_back() {
         try (LocalRedisServer server = LocalRedisServer.start();
-             RedisDriver driver = new LettuceDriver(server.settings(RedisTarget.newClientName()))) {
+             RedisDriver driver = new LettuceDriver(settings(server.target(), RedisTarget.newClientName()))) {
             ScriptCall incr = new ScriptCall(INCR, List.of("n"), List.of("1"));
             assertThat(driver.run(incr)).isEqualTo(1L);
             server.stop();
@@ -188,7 +190,7 @@ class LettuceDriverTest {
         // several shard channels, so that on a cluster more than one node connection exists
         List<String> sharded = List.of(prefix + "{s1}", prefix + "{s2}", prefix + "{s3}", prefix + "{s4}");
         Recorder recorder = new Recorder();
-        try (RedisDriver driver = new LettuceDriver(target.settings(name));
+        try (RedisDriver driver = new LettuceDriver(settings(target, name));
              PubSubConnection pubSub = driver.openPubSub(recorder)) {
             pubSub.subscribe(plain, false);
             pubSub.psubscribe(prefix + "pat:*");
@@ -229,7 +231,7 @@ class LettuceDriverTest {
         String name = RedisTarget.newClientName();
         Recorder recorder = new Recorder();
         try (LocalRedisServer server = LocalRedisServer.start();
-             RedisDriver driver = new LettuceDriver(server.settings(name));
+             RedisDriver driver = new LettuceDriver(settings(server.target(), name));
              PubSubConnection pubSub = driver.openPubSub(recorder)) {
             pubSub.subscribe("news", false);
             server.restart();
@@ -250,7 +252,7 @@ class LettuceDriverTest {
         String name = RedisTarget.newClientName();
         String prefix = target.newPrefix();
         ExecutorService pool = Executors.newFixedThreadPool(16);
-        try (RedisDriver driver = new LettuceDriver(target.settings(name))) {
+        try (RedisDriver driver = new LettuceDriver(settings(target, name))) {
             List<Future<Object>> results = new ArrayList<>();
             for (int i = 0; i < 400; i++) {
                 String key = prefix + "{" + (i % 7) + "}";
@@ -297,7 +299,7 @@ class LettuceDriverTest {
             }
         };
         List<String> channels = List.of(prefix + "{a}", prefix + "{b}", prefix + "{c}", prefix + "{d}", prefix + "{e}", prefix + "{f}");
-        try (RedisDriver driver = new LettuceDriver(target.settings())) {
+        try (RedisDriver driver = new LettuceDriver(settings(target))) {
             PubSubConnection pubSub = driver.openPubSub(slow);
             for (String channel : channels) {
                 pubSub.subscribe(channel, true);

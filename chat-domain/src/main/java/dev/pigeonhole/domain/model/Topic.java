@@ -1,5 +1,0 @@
-package dev.pigeonhole.domain.model;
-
-/** What a live subscription listens to: one named channel, or every channel matching a pattern. */
-public sealed interface Topic permits Channel, ChannelPattern {
-}

@@ -1,5 +1,0 @@
-package dev.pigeonhole.adapter.http.dto;
-
-/** @param status {@code up} or {@code down} */
-public record HealthJson(String status, String store, String detail) {
-}

@@ -1,5 +1,0 @@
-package dev.pigeonhole.adapter.http.dto;
-
-/** A signed-in user and the bearer token to send as {@code Authorization: Bearer <token>}. */
-public record SessionJson(String user, String token) {
-}

@@ -1,0 +1,96 @@
+package dev.pigeonhole.adapter.redis;
+
+import dev.pigeonhole.codec.LiveEventCodec;
+import dev.pigeonhole.domain.model.UserId;
+
+import java.util.List;
+
+/**
+ * The Java side of the mailbox scripts ({@code lua/mailbox.lua} and the three that call it): one
+ * record per script, which lays out its keys and arguments once and decodes its answer once into
+ * a record of its own, so nothing past this class reads a reply by position or a status by name.
+ */
+final class MailboxScripts {
+
+    private static final LuaScript DELIVER = LuaScript.load("mailbox_deliver", "mailbox");
+    private static final LuaScript READ = LuaScript.load("mailbox_read", "mailbox");
+    private static final LuaScript ACKNOWLEDGE = LuaScript.load("mailbox_acknowledge", "mailbox");
+
+    private MailboxScripts() {
+    }
+
+    /**
+     * mailbox_deliver.lua: the message's JSON after its id, and its announcement but for the id,
+     * which only the script knows.
+     */
+    record Deliver(UserId recipient, String tail, int capacity, PublishMode publishing, String channel,
+                   LiveEventCodec.Unnumbered event) {
+
+        sealed interface Answer permits Delivered, Full {
+        }
+
+        /** Stored under {@code id}, the mailbox then holding {@code depth} messages. */
+        record Delivered(long id, int depth) implements Answer {
+        }
+
+        record Full() implements Answer {
+        }
+
+        ScriptCall call(KeyLayout layout) {
+            return new ScriptCall(DELIVER, layout.mailbox(recipient).all(), List.of(tail, Integer.toString(capacity),
+                    publishing.scriptArgument(), channel, event.beforeId(), event.afterId()));
+        }
+
+        Answer answer(Object raw) {
+            Reply reply = Reply.of(raw, DELIVER);
+            return switch (reply.status()) {
+                case "DELIVERED" -> new Delivered(reply.number(0), Math.toIntExact(reply.number(1)));
+                case "FULL" -> new Full();
+                default -> throw reply.unexpected(DELIVER);
+            };
+        }
+    }
+
+    /** mailbox_read.lua: the oldest {@code max} messages held, as the JSON they are stored as. */
+    record Read(UserId owner, int max) {
+
+        ScriptCall call(KeyLayout layout) {
+            return new ScriptCall(READ, layout.mailbox(owner).all(), List.of(Integer.toString(max)));
+        }
+
+        List<String> answer(Object raw) {
+            Reply reply = Reply.of(raw, READ);
+            if (!reply.is("READ")) {
+                throw reply.unexpected(READ);
+            }
+            return reply.texts(0);
+        }
+    }
+
+    /** mailbox_acknowledge.lua. */
+    record Acknowledge(UserId owner, long upTo) {
+
+        sealed interface Answer permits Acknowledged, BeyondLast {
+        }
+
+        record Acknowledged() implements Answer {
+        }
+
+        /** {@code upTo} is past {@code lastId}, the last id the mailbox handed out; nothing changed. */
+        record BeyondLast(long lastId) implements Answer {
+        }
+
+        ScriptCall call(KeyLayout layout) {
+            return new ScriptCall(ACKNOWLEDGE, layout.mailbox(owner).all(), List.of(Long.toString(upTo)));
+        }
+
+        Answer answer(Object raw) {
+            Reply reply = Reply.of(raw, ACKNOWLEDGE);
+            return switch (reply.status()) {
+                case "ACKNOWLEDGED" -> new Acknowledged();
+                case "BEYOND_LAST" -> new BeyondLast(reply.number(0));
+                default -> throw reply.unexpected(ACKNOWLEDGE);
+            };
+        }
+    }
+}

@@ -1,0 +1,79 @@
+-- The Mailbox aggregate (dev.pigeonhole.domain.model.mailbox.Mailbox) in Lua, for the one place
+-- Java cannot run: inside Redis's atomic step. Each function is the Java method or step of the
+-- same name, with the same checks in the same order; a refusal here is an exception there. The
+-- contract suite runs random operations against Mailbox and against these scripts side by side.
+-- Put in front of every mailbox script, after common.lua.
+--
+-- Every mailbox script takes the owner's two keys first (they share the owner's hash tag): the
+-- messages, a LIST, and the id counter. The aggregate's two numbers are kept as Redis in Action
+-- 6.5.1 keeps a mailbox: the last id is the counter, and what is acknowledged is gone from the
+-- LIST, which therefore holds exactly the run of ids above it, oldest at the head.
+local mailbox = { messages = KEYS[1], ids = KEYS[2] }
+
+-- ------------------------------------------------------------------ the steps
+
+local function last_id()
+  return tonumber(redis.call('GET', mailbox.ids) or '0')
+end
+
+-- The mailbox holds as many messages as the LIST does: depth() is its length.
+local function check_room(capacity)
+  if redis.call('LLEN', mailbox.messages) >= capacity then
+    refuse('FULL')
+  end
+end
+
+local function next_id()
+  return redis.call('INCR', mailbox.ids)
+end
+
+-- Stored as the book's JSON: Java wrote everything after the id, which only this step knows.
+-- Answers the depth with it.
+local function store_message(id, tail)
+  return redis.call('RPUSH', mailbox.messages, '{"id":' .. id .. ',' .. tail)
+end
+
+local function check_up_to(up_to)
+  local last = last_id()
+  if up_to > last then
+    refuse('BEYOND_LAST', last)
+  end
+end
+
+-- Drops every message up to up_to. The ids held run without a gap from the head, so the head's
+-- id says how many to drop without reading the rest; nothing held is at or below it when the
+-- mailbox was acknowledged that far already.
+local function trim_acknowledged(up_to)
+  local head = redis.call('LINDEX', mailbox.messages, 0)
+  if head then
+    -- store_message writes the id first, exactly so: {"id":N,...
+    local drop = up_to - tonumber(string.match(head, '^{"id":(%d+),')) + 1
+    if drop > 0 then
+      redis.call('LTRIM', mailbox.messages, drop, -1)
+    end
+  end
+end
+
+-- ------------------------------------------------------------------ the operations
+
+-- Mailbox.deliver. message: { tail }; publishing: { mode, channel, before_id, after_id }, the
+-- announcement as the live event codec writes it, but for the id, which only this step knows.
+local function deliver(message, capacity, publishing)
+  check_room(capacity)
+  local id = next_id()
+  local depth = store_message(id, message.tail)
+  announce(publishing.mode, publishing.channel, publishing.before_id .. id .. publishing.after_id)
+  return { 'DELIVERED', id, depth }
+end
+
+-- Mailbox.read: the oldest max messages held, which are exactly those above what is acknowledged.
+local function read(max)
+  return { 'READ', redis.call('LRANGE', mailbox.messages, 0, max - 1) }
+end
+
+-- Mailbox.acknowledge: forward only, since an id already dropped drops nothing again.
+local function acknowledge(up_to)
+  check_up_to(up_to)
+  trim_acknowledged(up_to)
+  return { 'ACKNOWLEDGED' }
+end

@@ -1,0 +1,100 @@
+package dev.pigeonhole.testsupport.redis;
+
+import dev.pigeonhole.testsupport.ServerProcess;
+import org.awaitility.core.ConditionTimeoutException;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A private single-node {@code redis-server} that one test owns and may crash and bring back, for
+ * fault tests. It keeps its port across {@link #restart()}, so clients configured with its
+ * {@link #target()} find it again. A server from {@link #start()} keeps nothing across a restart;
+ * one from {@link #startDurable()} keeps everything it acknowledged.
+ *
+ * <p>Only the {@code redis-server} program can give one (a shared server is not a test's to
+ * kill); without it the calling test is skipped, or fails on CI.
+ */
+public final class LocalRedisServer implements AutoCloseable {
+
+    private final ServerProcess process;
+    private final RedisTarget target;
+
+    private LocalRedisServer(ServerProcess process) {
+        this.process = process;
+        this.target = RedisTarget.single("private " + process, "redis://127.0.0.1:" + process.port());
+    }
+
+    /** Starts a server on a free loopback port and returns once it answers. */
+    public static LocalRedisServer start() {
+        return started(false, List.of());
+    }
+
+    /**
+     * Like {@link #start()}, with an append-only file fsynced on every write kept across
+     * {@link #restart()}: whatever Redis acknowledged survives a crash, as in a deployment that
+     * promises durability.
+     */
+    public static LocalRedisServer startDurable() {
+        return started(true, List.of());
+    }
+
+    /**
+     * Starts a read-only replica of {@code master} (Redis's default for a replica) and returns
+     * once it has copied the master's data set and follows it, so that it answers reads with the
+     * master's data and refuses writes with {@code READONLY}.
+     */
+    public static LocalRedisServer startReplicaOf(LocalRedisServer master) {
+        LocalRedisServer replica = started(false, List.of("--replicaof", "127.0.0.1", Integer.toString(master.port())));
+        try {
+            await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                    .until(() -> replica.target.admin("INFO", "replication").contains("master_link_status:up"));
+            return replica;
+        } catch (ConditionTimeoutException e) {
+            replica.close();
+            throw new IllegalStateException("the replica on port " + replica.port() + " did not connect to its master on "
+                    + master.port(), e);
+        }
+    }
+
+    private static LocalRedisServer started(boolean durable, List<String> options) {
+        return new LocalRedisServer(ServerProcess.start(new RedisRecipe(
+                RedisServers.requireBinary("a private Redis a test can stop"), false, durable, options)));
+    }
+
+    public int port() {
+        return process.port();
+    }
+
+    /** This server as a target, for its address and the admin helpers (which need it running). */
+    public RedisTarget target() {
+        return target;
+    }
+
+    public boolean isRunning() {
+        return process.isRunning();
+    }
+
+    /** Kills the server (SIGKILL, like a crash) and returns once it is gone. Harmless when stopped. */
+    public void stop() {
+        process.kill();
+    }
+
+    /** Starts it again on the same port (stopping it first if it runs) and returns once it answers. */
+    public void restart() {
+        process.restart();
+    }
+
+    /** Stops the server for good and deletes its directory. Idempotent. */
+    @Override
+    public void close() {
+        process.close();
+    }
+
+    @Override
+    public String toString() {
+        return "LocalRedisServer[127.0.0.1:" + port() + (isRunning() ? ", running" : ", stopped") + "]";
+    }
+}
