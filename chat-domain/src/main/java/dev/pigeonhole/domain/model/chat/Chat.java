@@ -219,12 +219,23 @@ public final class Chat {
      */
     public Joined join(UserId by, UserId user) {
         checkMayBringIn(by, user);
-        if (members.contains(user)) {
-            return new Joined(id, user, false);
-        }
-        checkRoom();
-        members.add(user, lastId);
-        return new Joined(id, user, true);
+        return bringIn(user, lastId);
+    }
+
+    /**
+     * Brings in the user whom {@code inviter} invited when the last id was {@code joinPoint}, at
+     * that id, as its cursor and join point: the invitation's own message, and what was said while
+     * it waited, is unread; nothing from before. A chat opened again since under the same id has
+     * ids below that point, and then the user comes in at its last id. The invitation is only as
+     * good as its inviter: one who left can no longer bring anyone in.
+     *
+     * @throws UnknownChatException if the chat was deleted
+     * @throws NotAMemberException  if the inviter is no longer a member
+     * @throws ChatFullException    if the chat is at its member limit
+     */
+    public Joined accept(UserId inviter, UserId user, long joinPoint) {
+        checkMember(inviter);
+        return bringIn(user, Math.min(joinPoint, lastId));
     }
 
     /**
@@ -328,6 +339,16 @@ public final class Chat {
         if (access == Access.PRIVATE && !members.contains(user)) {
             throw new PrivateChatException(user, id);
         }
+    }
+
+    /** Someone already in keeps its cursor and join point, and is never refused for it. */
+    private Joined bringIn(UserId user, long joinPoint) {
+        if (members.contains(user)) {
+            return new Joined(id, user, false);
+        }
+        checkRoom();
+        members.add(user, joinPoint);
+        return new Joined(id, user, true);
     }
 
     /** Where a read starts: never at or below the reader's join point. */

@@ -172,4 +172,32 @@ public interface Chats {
 
     /** {@link Chat#summaryFor} for each of the user's chats, in {@link ChatId}'s (string) order. */
     List<ChatSummary> chatsOf(UserId user);
+
+    /**
+     * {@link Chat#summaryFor} of one chat: what an invitation to it records (its last id, its
+     * members), read by a member.
+     *
+     * @throws UnknownChatException if the chat does not exist
+     * @throws NotAMemberException  if {@code member} is not a member
+     */
+    ChatSummary summaryOf(UserId member, ChatId chat);
+
+    /**
+     * The chats the user is a member of, in {@link ChatId}'s order, without reading any of them:
+     * how many there are bounds its joins, and whether two users share one decides what they may
+     * do to each other (docs/DESIGN.md §8). A store that keeps each user's chats in an index of its
+     * own beside the chats' members answers from the index.
+     */
+    List<ChatId> chatIdsOf(UserId user);
+
+    /**
+     * {@link Chat#accept}: the invitee of {@code inviter} comes in at {@code joinPoint}, the chat's
+     * last id when it was invited, as its cursor and join point (at the last id if that is lower:
+     * the chat was opened again since); a member already in keeps both and is never refused for it.
+     *
+     * @throws UnknownChatException if the chat does not exist
+     * @throws NotAMemberException  if {@code inviter} is no longer a member
+     * @throws ChatFullException    if the invitee is not a member and the chat is at its member limit
+     */
+    Joined accept(ChatId chat, UserId inviter, UserId invitee, long joinPoint);
 }
