@@ -143,5 +143,10 @@ export function createApi({ getToken, onUnauthorized, onReachable = () => {} }) 
     readMailbox: (max) => request('GET', `/api/mailbox?max=${max}`),
     /** Removes every message of one's own mailbox up to an id: what the page has shown. */
     acknowledgeMailbox: (upTo) => request('POST', '/api/mailbox/read', { body: { upTo } }),
+
+    /** Chats this user was put in by someone it shares none with, waiting for its answer. */
+    invitations: () => request('GET', '/api/invitations'),
+    acceptInvitation: (chat) => request('POST', `/api/invitations/${seg(chat)}/accept`),
+    declineInvitation: (chat) => request('POST', `/api/invitations/${seg(chat)}/decline`),
   };
 }

@@ -1,9 +1,11 @@
 // The page's entry: each control wired to the flow it starts, and a session this tab already
 // had picked up again. The flows live in modules of their own: session.js (sign-in and out),
 // sync.js (keeping up to date), chat.js (the open chat), sending.js and membership.js. What the
-// page knows changes only in state.js; the DOM only in ui.js.
+// page knows changes only in state.js, and the DOM only in ui.js, except for invitations.js, which
+// keeps its own small state and list to itself.
 
 import { backToList, loadOlder, openChat } from './chat.js';
+import { onInvitationAction } from './invitations.js';
 import { askToLeave, createChat, invite, joinChat, onLeaveDialogClosed, showNewChat } from './membership.js';
 import { onComposerKey, onPendingAction, submitMessage } from './sending.js';
 import { endSession, resumeSession, showConnection, signIn } from './session.js';
@@ -36,6 +38,8 @@ els.scroller.addEventListener('scroll', () => {
   if (ui.isNearBottom()) els.jumpLatest.hidden = true;
 }, { passive: true });
 for (const back of document.querySelectorAll('[data-back]')) back.addEventListener('click', backToList);
+
+document.getElementById('invitation-list').addEventListener('click', onInvitationAction);
 
 els.chatList.addEventListener('click', (event) => {
   const item = event.target.closest('li[data-chat-id]');

@@ -71,6 +71,8 @@ function startSession(user, token) {
     token,
     state: new ChatState(user),
     live: null,
+    /** The invitations waiting for an answer: an Invitations that follow() gives each session. */
+    invitations: null,
     pollTimer: 0,
     polls: 0,
     presenceTimer: 0,
