@@ -76,8 +76,9 @@ export async function loadInvitations(s) {
 
 /** A live `invitation` event, sent to the invitee alone. */
 export function onInvitationEvent(s, event) {
-  const invitation = event.invitation ?? { chatId: event.chatId };
-  if (s.invitations.add(invitation)) renderInvitations(s);
+  // An event that names the chat but not the rest still says something waits: the list has it.
+  if (!isInvitation(event.invitation)) loadInvitations(s).catch(report);
+  else if (s.invitations.add(event.invitation)) renderInvitations(s);
 }
 
 /** The Accept and Decline buttons of every item, through one listener on the list. */
