@@ -148,5 +148,11 @@ export function createApi({ getToken, onUnauthorized, onReachable = () => {} }) 
     invitations: () => request('GET', '/api/invitations'),
     acceptInvitation: (chat) => request('POST', `/api/invitations/${seg(chat)}/accept`),
     declineInvitation: (chat) => request('POST', `/api/invitations/${seg(chat)}/decline`),
+    /** Whether anyone may add this user to a chat directly, or only those sharing one with it. */
+    settings: () => request('GET', '/api/settings'),
+    chooseAddPolicy: (addPolicy) => request('PUT', '/api/settings', { body: { addPolicy } }),
+    blocks: () => request('GET', '/api/blocks'),
+    block: (user) => request('POST', '/api/blocks', { body: { user } }),
+    unblock: (user) => request('DELETE', `/api/blocks/${seg(user)}`),
   };
 }

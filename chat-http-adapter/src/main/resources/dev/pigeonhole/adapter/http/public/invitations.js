@@ -7,6 +7,7 @@
 
 import { ApiError } from './api.js';
 import { chatLabel, openChat, refreshChats } from './chat.js';
+import { blockUser } from './reach.js';
 import { api, current, report } from './session.js';
 import { isValidId } from './state.js';
 
@@ -49,6 +50,11 @@ export class Invitations {
     this.byChat.delete(chatId);
   }
 
+  /** A blocked inviter's invitations are gone on the server, every one of them. */
+  removeFrom(inviter) {
+    for (const [chatId, i] of this.byChat) if (i.inviter === inviter) this.byChat.delete(chatId);
+  }
+
   has(chatId) {
     return this.byChat.has(chatId);
   }
@@ -81,14 +87,14 @@ export function onInvitationEvent(s, event) {
   else if (s.invitations.add(event.invitation)) renderInvitations(s);
 }
 
-/** The Accept and Decline buttons of every item, through one listener on the list. */
+/** The Accept, Decline and block buttons of every item, through one listener on the list. */
 export async function onInvitationAction(event) {
   const button = event.target.closest('button[data-action]');
   const item = button?.closest('li[data-chat-id]');
   const s = current;
   if (!item || !s) return;
   const how = button.dataset.action;
-  if (how === 'accept' || how === 'decline') await answer(s, item, item.dataset.chatId, how);
+  if (how === 'accept' || how === 'decline' || how === 'block') await answer(s, item, item.dataset.chatId, how);
 }
 
 async function answer(s, item, chatId, how) {
@@ -96,11 +102,14 @@ async function answer(s, item, chatId, how) {
   buttons.forEach((b) => setBusy(b, true));
   s.invitations.answering.add(chatId);
   try {
+    const { inviter } = item.dataset;
     if (how === 'accept') await api.acceptInvitation(chatId);
-    else await api.declineInvitation(chatId);
+    else if (how === 'decline') await api.declineInvitation(chatId);
+    else if (!await blockUser(s, inviter)) return;
     if (current !== s) return;
-    const next = neighbour(item);
+    const next = neighbour(item, how === 'block' ? inviter : null);
     s.invitations.remove(chatId);
+    if (how === 'block') s.invitations.removeFrom(inviter);
     renderInvitations(s);
     if (how === 'accept') {
       // The list refresh is the one a `membership` event starts; opening the chat then also
@@ -128,9 +137,18 @@ async function answer(s, item, chatId, how) {
   }
 }
 
-/** Where the focus goes when an item leaves: the same button of the item after it, or before it. */
-function neighbour(item) {
-  const other = item.nextElementSibling ?? item.previousElementSibling;
+/**
+ * Where the focus goes when an item leaves: the Accept of the nearest item that stays, after it
+ * or else before it (a block takes every item of the same inviter with it).
+ */
+function neighbour(item, leavingInviter) {
+  const stays = (li) => li && li.dataset.inviter !== leavingInviter;
+  let other = item.nextElementSibling;
+  while (other && !stays(other)) other = other.nextElementSibling;
+  if (!other) {
+    other = item.previousElementSibling;
+    while (other && !stays(other)) other = other.previousElementSibling;
+  }
   return other?.querySelector('button[data-action="accept"]') ?? null;
 }
 
@@ -171,12 +189,13 @@ function itemFor(invitation) {
       day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit',
     }), { datetime: when.toISOString() }));
   }
-  // Every item has an Accept and a Decline: each button is described by its own item's line, so
+  // Every item has the same three buttons: each one is described by its own item's line, so
   // a screen reader moving between buttons hears whose invitation it is.
   const actions = node('div', 'invitation-actions');
   actions.append(
     node('button', 'button primary small', 'Accept', { type: 'button', 'data-action': 'accept', 'data-testid': 'invitation-accept', 'aria-describedby': textId }),
     node('button', 'button small', 'Decline', { type: 'button', 'data-action': 'decline', 'data-testid': 'invitation-decline', 'aria-describedby': textId }),
+    node('button', 'button subtle small', 'Decline and block', { type: 'button', 'data-action': 'block', 'data-testid': 'invitation-block', 'aria-describedby': textId }),
   );
   li.append(text, sub, actions);
   return li;

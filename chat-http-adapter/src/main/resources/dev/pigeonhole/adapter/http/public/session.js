@@ -73,6 +73,8 @@ function startSession(user, token) {
     live: null,
     /** The invitations waiting for an answer: an Invitations that follow() gives each session. */
     invitations: null,
+    /** Its add policy and blocks: a Reach that follow() gives each session. */
+    reach: null,
     pollTimer: 0,
     polls: 0,
     presenceTimer: 0,

@@ -6,6 +6,7 @@ import { ApiError, isTransient } from './api.js';
 import { fillOpenChat, openChat, refreshChats, refreshPresence, scheduleAck, showNewMessages } from './chat.js';
 import { loadInvitations, onInvitationEvent, startInvitations } from './invitations.js';
 import { createLive, liveUrl } from './live.js';
+import { loadReach, startReach } from './reach.js';
 import { onDirectMessage, pullMailbox, whenMailboxShown } from './mailbox.js';
 import { api, current, report, showConnection } from './session.js';
 import * as ui from './ui.js';
@@ -22,6 +23,7 @@ const PRESENCE_EVERY_POLLS = 2;
 /** A new session: the lists first, then the chat the address names, then the socket. */
 export function follow(s) {
   startInvitations(s);
+  startReach(s);
   s.live = createLive({
     url: () => (current === s ? liveUrl(s.token) : null),
     onOpen: () => {
@@ -43,7 +45,7 @@ export function follow(s) {
 
   (async () => {
     try {
-      await Promise.all([refreshChats(s), refreshPresence(s), pullMailbox(s), loadInvitations(s)]);
+      await Promise.all([refreshChats(s), refreshPresence(s), pullMailbox(s), loadInvitations(s), loadReach(s)]);
     } catch (error) {
       report(error);
     }
