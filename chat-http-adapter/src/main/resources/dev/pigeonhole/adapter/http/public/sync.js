@@ -6,8 +6,8 @@ import { ApiError, isTransient } from './api.js';
 import { fillOpenChat, openChat, refreshChats, refreshPresence, scheduleAck, showNewMessages } from './chat.js';
 import { loadInvitations, onInvitationEvent, startInvitations } from './invitations.js';
 import { createLive, liveUrl } from './live.js';
-import { loadReach, startReach } from './reach.js';
 import { onDirectMessage, pullMailbox, whenMailboxShown } from './mailbox.js';
+import { loadReach, startReach } from './reach.js';
 import { api, current, report, showConnection } from './session.js';
 import * as ui from './ui.js';
 
@@ -93,9 +93,8 @@ async function poll(s) {
   let delay;
   s.polls += 1;
   try {
-    // Without the socket there are no presence events either, so look more often than the
-    // minute-by-minute refresh, but not on every poll.
-    // Invitations have no pending count to pull, so they are read as often as presence.
+    // Without the socket there are no presence or invitation events either, so look more often
+    // than the minute-by-minute refresh, but not on every poll.
     const now = s.polls % PRESENCE_EVERY_POLLS === 1;
     await Promise.all([pullPending(s), pullMailbox(s), now ? refreshPresence(s) : null, now ? loadInvitations(s) : null]);
     await fillOpenChat(s);
