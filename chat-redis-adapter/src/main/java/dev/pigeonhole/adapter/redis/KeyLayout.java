@@ -120,13 +120,15 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
     }
 
     /**
-     * @param messages a list of message JSON, oldest first
-     * @param ids      the counter of ids the mailbox handed out; it outlives an emptied list
+     * @param messages  a list of message JSON, oldest first
+     * @param ids       the counter of ids the mailbox handed out; it outlives an emptied list
+     * @param strangers the ids held that strangers sent, a sorted set of id → id, so acknowledging
+     *                  drops them by score as the list drops its head
      */
-    record MailboxKeys(String messages, String ids) {
+    record MailboxKeys(String messages, String ids, String strangers) {
 
         public List<String> all() {
-            return List.of(messages, ids);
+            return List.of(messages, ids, strangers);
         }
     }
 
@@ -164,7 +166,7 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         @Override
         public MailboxKeys mailbox(UserId user) {
             String base = prefix + "user:{" + user.value() + "}:mailbox";
-            return new MailboxKeys(base, base + "-ids");
+            return new MailboxKeys(base, base + "-ids", base + "-strangers");
         }
 
         @Override
@@ -253,11 +255,13 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         /**
          * The book names no key for 6.5.1's mailboxes; {@code msgs:<user>} would collide with chats.
          * The counter is named like the book's {@code ids:chat:}, and cannot meet a chat's
-         * {@code ids:<chat>}, since no chat id has a colon.
+         * {@code ids:<chat>}, since no chat id has a colon; the strangers' ids are named as this
+         * layout names what it adds to a chat ({@code sent-windows:<chat>}).
          */
         @Override
         public MailboxKeys mailbox(UserId user) {
-            return new MailboxKeys(prefix + "mailbox:" + user.value(), prefix + "ids:mailbox:" + user.value());
+            return new MailboxKeys(prefix + "mailbox:" + user.value(), prefix + "ids:mailbox:" + user.value(),
+                    prefix + "mailbox-strangers:" + user.value());
         }
 
         @Override
