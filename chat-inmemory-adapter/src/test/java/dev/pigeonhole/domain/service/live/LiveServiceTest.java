@@ -1,5 +1,9 @@
 package dev.pigeonhole.domain.service.live;
 
+import dev.pigeonhole.domain.service.Acquaintances;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
@@ -54,8 +58,11 @@ class LiveServiceTest {
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
     private final TestClock clock = new TestClock();
+    /** Adds go through as the book's do, unless a test says otherwise. */
+    private final Acquaintances anyoneAdds = new Acquaintances(new InMemoryConsents(), chats, channels,
+            ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE));
     private final ChatService chatService =
-            new ChatService(chats, channels, new InMemoryQuotas(clock), UNLIMITED_RATES, clock);
+            new ChatService(chats, channels, new InMemoryQuotas(clock), anyoneAdds, UNLIMITED_RATES, clock);
     private SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, 1_024);
     private LiveService live = new LiveService(multiplexer, chats, clock);
 

@@ -1,5 +1,9 @@
 package dev.pigeonhole.domain.service.live;
 
+import dev.pigeonhole.domain.service.Acquaintances;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
@@ -41,8 +45,11 @@ class UpstreamSubscriptionsTest {
     private final TestClock clock = new TestClock();
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
+    /** Adds go through as the book's do, unless a test says otherwise. */
+    private final Acquaintances anyoneAdds = new Acquaintances(new InMemoryConsents(), chats, channels,
+            ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE));
     private final ChatService chatService =
-            new ChatService(chats, channels, new InMemoryQuotas(clock), UNLIMITED_RATES, clock);
+            new ChatService(chats, channels, new InMemoryQuotas(clock), anyoneAdds, UNLIMITED_RATES, clock);
     private final SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, 1_024);
     private final LiveService live = new LiveService(multiplexer, chats, clock);
 
