@@ -59,6 +59,13 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
     /** One user's bucket for one kind of write ({@link dev.pigeonhole.domain.port.out.Quotas}). */
     String quota(UserId user, RateLimits.Write write);
 
+    /**
+     * The user's consent ({@link dev.pigeonhole.domain.port.out.Consents}): a hash of its
+     * {@code version} and its {@code consent} as JSON, with the user's hash tag where the layout
+     * has them.
+     */
+    String consent(UserId user);
+
     default String presence() {
         return prefix() + "presence";
     }
@@ -164,6 +171,11 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         }
 
         @Override
+        public String consent(UserId user) {
+            return prefix + "user:{" + user.value() + "}:consent";
+        }
+
+        @Override
         public MailboxKeys mailbox(UserId user) {
             String base = prefix + "user:{" + user.value() + "}:mailbox";
             return new MailboxKeys(base, base + "-ids", base + "-strangers");
@@ -250,6 +262,12 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         @Override
         public String chatsOf(UserId user) {
             return prefix + "seen:" + user.value();
+        }
+
+        /** The book has no consent; named as {@code seen:<user>} is. */
+        @Override
+        public String consent(UserId user) {
+            return prefix + "consent:" + user.value();
         }
 
         /**
