@@ -1,5 +1,7 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.PendingBudget;
 import dev.pigeonhole.domain.model.limits.RateLimit;
@@ -56,6 +58,23 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--mailbox-capacity", defaultValue = "${env:PIGEONHOLE_MAILBOX_CAPACITY:-10000}",
             description = "messages one mailbox holds (env PIGEONHOLE_MAILBOX_CAPACITY; default: ${DEFAULT-VALUE})")
     int mailboxCapacity;
+
+    @Option(names = "--add-policy", defaultValue = "${env:PIGEONHOLE_ADD_POLICY:-co-members}",
+            converter = AddPolicyOption.class,
+            description = "who may add a user to a chat directly unless it chose otherwise: co-members (someone "
+                    + "already sharing a chat with it) or anyone; everyone else invites "
+                    + "(env PIGEONHOLE_ADD_POLICY; default: ${DEFAULT-VALUE})")
+    AddPolicy addPolicy;
+
+    @Option(names = "--max-chats-per-user", defaultValue = "${env:PIGEONHOLE_MAX_CHATS_PER_USER:-1000}",
+            description = "chats one user may be a member of (env PIGEONHOLE_MAX_CHATS_PER_USER; default: "
+                    + "${DEFAULT-VALUE})")
+    int maxChatsPerUser;
+
+    @Option(names = "--max-invitations", defaultValue = "${env:PIGEONHOLE_MAX_INVITATIONS:-100}",
+            description = "pending invitations one user holds, the oldest dropped first; each lapses after 7 days "
+                    + "(env PIGEONHOLE_MAX_INVITATIONS; default: ${DEFAULT-VALUE})")
+    int maxInvitations;
 
     @Option(names = "--max-request-bytes", defaultValue = "${env:PIGEONHOLE_MAX_REQUEST_BYTES:-65536}",
             description = "largest request body accepted (env PIGEONHOLE_MAX_REQUEST_BYTES; default: ${DEFAULT-VALUE})")
@@ -129,7 +148,9 @@ final class ServeCommand implements Callable<Integer> {
                         new PendingBudget(pendingMaxMessages, pendingMaxBytes),
                         new RateLimits(rateSend, rateCreate, rateInvite, rateDeliver)))
                 .withPresenceWindow(presenceWindow)
-                .withLiveCatchUps(liveCatchUps);
+                .withLiveCatchUps(liveCatchUps)
+                .withConsent(ConsentLimits.DEFAULTS.withDefaultPolicy(addPolicy).withMaxChatsPerUser(maxChatsPerUser)
+                        .withMaxInvitations(maxInvitations));
         ServerConfig defaults = ServerConfig.defaults();
         ServerConfig config = new ServerConfig(host, port, Optional.ofNullable(jwtSecret).filter(s -> !s.isEmpty()),
                 Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,

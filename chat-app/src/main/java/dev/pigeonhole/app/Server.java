@@ -2,6 +2,7 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ChatHttpServer;
 import dev.pigeonhole.adapter.http.ChatUseCases;
+import dev.pigeonhole.adapter.http.ConsentUseCases;
 import dev.pigeonhole.adapter.http.HttpSettings;
 import dev.pigeonhole.adapter.http.LiveUseCases;
 import dev.pigeonhole.adapter.http.MailboxUseCases;
@@ -93,6 +94,8 @@ public final class Server implements AutoCloseable {
                 new ChatUseCases(app.createChat(), app.sendMessage(), app.fetchPending(), app.acknowledgeMessages(),
                         app.readMessages(), app.joinChat(), app.leaveChat(), app.listChats()),
                 new MailboxUseCases(app.deliverDirectMessage(), app.readDirectMessages(), app.acknowledgeDirectMessages()),
+                new ConsentUseCases(app.listInvitations(), app.acceptInvitation(), app.declineInvitation(),
+                        app.blockUsers(), app.chooseAddPolicy()),
                 new PresenceUseCases(app.touchPresence(), app.listOnlineUsers()),
                 new LiveUseCases(app.subscribeToLiveEvents()));
     }

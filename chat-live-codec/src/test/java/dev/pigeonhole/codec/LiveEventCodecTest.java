@@ -3,6 +3,7 @@ package dev.pigeonhole.codec;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.consent.Invitation;
 import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import net.jqwik.api.Arbitraries;
@@ -67,6 +68,7 @@ class LiveEventCodecTest {
                 "{\"type\":\"message\",\"chat\":\"lunch\",\"message\":\"hi\",\"user\":\"x\"}",
                 "{\"type\":\"presence\",\"user\":\"alice\",\"online\":true,\"at\":\"soon\"}",
                 "{\"type\":\"membership\",\"user\":\"bad user\",\"chat\":\"lunch\",\"member\":true}",
+                "{\"type\":\"invitation\",\"user\":\"bob\",\"chat\":\"lunch\",\"inviter\":\"alice\"}",
                 "{\"type\":\"telepathy\"}"}) {
             assertThatIllegalArgumentException().as(text).isThrownBy(() -> LiveEventCodec.decode(text));
         }
@@ -88,7 +90,11 @@ class LiveEventCodecTest {
                 .as(LiveEvent.MembershipChanged::new);
         Arbitrary<LiveEvent> presence = Combinators.combine(users, Arbitraries.of(true, false), times)
                 .as(LiveEvent.PresenceChanged::new);
-        return Arbitraries.oneOf(posted, delivered, membership, presence);
+        Arbitrary<LiveEvent> invited = Combinators.combine(users, chats, users, Arbitraries.longs().between(0, 1L << 40),
+                Arbitraries.integers().between(0, 1_000_000), times)
+                .as((invitee, chat, inviter, joinPoint, members, at) ->
+                        new LiveEvent.Invited(invitee, new Invitation(chat, inviter, joinPoint, members, at)));
+        return Arbitraries.oneOf(posted, delivered, membership, presence, invited);
     }
 
     @Provide

@@ -3,12 +3,17 @@ package dev.pigeonhole.adapter.http;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChatLock;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
 import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.domain.service.Acquaintances;
 import dev.pigeonhole.domain.service.chat.ChatService;
+import dev.pigeonhole.domain.service.consent.ConsentService;
 import dev.pigeonhole.domain.service.live.LiveService;
 import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
 import dev.pigeonhole.domain.service.mailbox.MailboxService;
@@ -53,15 +58,20 @@ final class TestApi implements AutoCloseable {
         InstantSource clock = now::get;
         InMemoryChannels channels = new InMemoryChannels();
         InMemoryChats store = new InMemoryChats(limits, channels);
-        ChatService chats = new ChatService(store, channels, new InMemoryQuotas(clock), limits, clock);
-        MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits, channels), new InMemoryQuotas(clock), limits,
-                clock);
+        // The routes' tests add members as the book does; the consent tests choose their own policy.
+        Acquaintances acquaintances = new Acquaintances(new InMemoryConsents(), store, channels,
+                ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE));
+        ChatService chats = new ChatService(store, channels, new InMemoryQuotas(clock), acquaintances, limits, clock);
+        MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits, channels), new InMemoryQuotas(clock),
+                acquaintances, limits, clock);
+        ConsentService consent = new ConsentService(acquaintances, clock);
         PresenceService presence = new PresenceService(presenceRegistry, store, channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
         multiplexer = new SubscriptionMultiplexer(channels, LIVE_QUEUE_CAPACITY);
         UseCases useCases = decorate.apply(new UseCases(
                 new ChatUseCases(chats, chats, chats, chats, chats, chats, chats, chats),
                 new MailboxUseCases(mailboxes, mailboxes, mailboxes),
+                new ConsentUseCases(consent, chats, consent, consent, consent),
                 new PresenceUseCases(presence, presence),
                 new LiveUseCases(new LiveService(multiplexer, store, clock))));
         tokens = Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock);

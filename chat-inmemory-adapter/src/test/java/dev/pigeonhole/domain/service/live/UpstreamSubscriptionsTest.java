@@ -1,18 +1,18 @@
 package dev.pigeonhole.domain.service.live;
 
-import dev.pigeonhole.domain.service.Acquaintances;
-import dev.pigeonhole.domain.model.consent.ConsentLimits;
-import dev.pigeonhole.domain.model.consent.AddPolicy;
-import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.port.in.chat.CreateChat;
 import dev.pigeonhole.domain.port.in.live.LiveFeed;
+import dev.pigeonhole.domain.service.Acquaintances;
 import dev.pigeonhole.domain.service.chat.ChatService;
 import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
