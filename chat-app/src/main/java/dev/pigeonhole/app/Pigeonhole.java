@@ -10,6 +10,7 @@ import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.adapter.postgres.PostgresChannels;
 import dev.pigeonhole.adapter.postgres.PostgresChatLock;
 import dev.pigeonhole.adapter.postgres.PostgresChats;
+import dev.pigeonhole.adapter.postgres.PostgresConsents;
 import dev.pigeonhole.adapter.postgres.PostgresMailboxes;
 import dev.pigeonhole.adapter.postgres.PostgresPresenceRegistry;
 import dev.pigeonhole.adapter.postgres.PostgresQuotas;
@@ -163,7 +164,7 @@ public final class Pigeonhole implements AutoCloseable {
                 new PostgresChatLock(store),
                 new PostgresChannels(store),
                 new PostgresQuotas(store),
-                new InMemoryConsents() /* PENDING-STORE */,
+                new PostgresConsents(store),
                 () -> answers(store),
                 DrivenPorts.IndexSweep.NOTHING_TO_MEND,
                 store);

@@ -90,6 +90,16 @@ final class ServeCommand implements Callable<Integer> {
                     + "slow (env PIGEONHOLE_MAX_UNSENT_BYTES; default: ${DEFAULT-VALUE})")
     int maxUnsentBytes;
 
+    @Option(names = "--header-timeout", defaultValue = "${env:PIGEONHOLE_HEADER_TIMEOUT:-PT10S}",
+            description = "how long a request's headers may take to arrive, ISO-8601; a connection still sending "
+                    + "them then is closed (env PIGEONHOLE_HEADER_TIMEOUT; default: ${DEFAULT-VALUE})")
+    Duration headerTimeout;
+
+    @Option(names = "--max-connections-per-address", defaultValue = "${env:PIGEONHOLE_MAX_CONNECTIONS_PER_ADDRESS:-100}",
+            description = "connections one client address may hold open at once; one more is closed at once "
+                    + "(env PIGEONHOLE_MAX_CONNECTIONS_PER_ADDRESS; default: ${DEFAULT-VALUE})")
+    int maxConnectionsPerAddress;
+
     @Option(names = "--live-catch-ups", defaultValue = "${env:PIGEONHOLE_LIVE_CATCH_UPS:-16}",
             description = "live connections that may read the store for their catch-up at once; others wait up to "
                     + "5 s, then get resync; below --redis-pool-size (env PIGEONHOLE_LIVE_CATCH_UPS; "
@@ -154,7 +164,7 @@ final class ServeCommand implements Callable<Integer> {
         ServerConfig defaults = ServerConfig.defaults();
         ServerConfig config = new ServerConfig(host, port, Optional.ofNullable(jwtSecret).filter(s -> !s.isEmpty()),
                 Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,
-                maxUnsentBytes);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
 
         Server server = Server.start(app, config, InstantSource.system());
         CountDownLatch stopped = new CountDownLatch(1);

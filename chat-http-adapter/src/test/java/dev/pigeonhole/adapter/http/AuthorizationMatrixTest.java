@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
@@ -296,6 +297,46 @@ class AuthorizationMatrixTest {
 
         assertThat(history.json().get("messages").values()).extracting(message -> message.get("message").stringValue())
                 .containsExactly(secrets.get(0), secrets.get(1), secrets.get(2));
+    }
+
+    /** How a valid token is altered; each alteration leaves a string the old, lenient parser still read. */
+    static Stream<Arguments> alteredTokens() {
+        return Stream.of(
+                Arguments.of("'!' appended", (UnaryOperator<String>) t -> t + "!"),
+                Arguments.of("'~' appended", (UnaryOperator<String>) t -> t + "~"),
+                Arguments.of("'=' appended", (UnaryOperator<String>) t -> t + "="),
+                Arguments.of("'==' appended", (UnaryOperator<String>) t -> t + "=="),
+                Arguments.of("'.' appended", (UnaryOperator<String>) t -> t + "."),
+                Arguments.of("a fourth segment", (UnaryOperator<String>) t -> t + ".e30"),
+                Arguments.of("'+' appended", (UnaryOperator<String>) t -> t + "+"),
+                Arguments.of("'/' appended", (UnaryOperator<String>) t -> t + "/"),
+                Arguments.of("'!' inside the signature", (UnaryOperator<String>) t -> insert(t, 2, "!")),
+                Arguments.of("'=' inside the signature", (UnaryOperator<String>) t -> insert(t, 2, "=")),
+                Arguments.of("'~' inside the claims", (UnaryOperator<String>) t -> insert(t, 1, "~")),
+                Arguments.of("'!' inside the header", (UnaryOperator<String>) t -> insert(t, 0, "!")),
+                Arguments.of("'.' in front", (UnaryOperator<String>) t -> "." + t));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("alteredTokens")
+    void a_token_altered_outside_base64url_is_refused_though_it_decodes_to_the_same(String why,
+                                                                                    UnaryOperator<String> alter) {
+        String token = api.tokens.issue(UserId.of(owner));
+        assertThat(api.client.get("/api/chats", token).status()).as("the token unaltered").isEqualTo(200);
+
+        ApiClient.Response response = api.client.get("/api/chats", alter.apply(token));
+
+        JsonNode problem = assertProblem(response, 401, "unauthorized");
+        assertThat(problem.get("detail").stringValue()).contains("not a signed JWT");
+        assertNothingLeaks(response);
+    }
+
+    /** {@code text} put in the middle of one of the token's three segments. */
+    private static String insert(String token, int segment, String text) {
+        String[] parts = token.split("\\.");
+        int middle = parts[segment].length() / 2;
+        parts[segment] = parts[segment].substring(0, middle) + text + parts[segment].substring(middle);
+        return String.join(".", parts);
     }
 
     @Test

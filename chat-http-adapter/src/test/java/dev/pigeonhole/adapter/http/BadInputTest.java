@@ -8,15 +8,27 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.slf4j.LoggerFactory;
 
 import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -421,6 +433,96 @@ class BadInputTest {
         ApiClient.Response response = sendChunked(message("chunked").getBytes(StandardCharsets.UTF_8));
 
         assertThat(response.status()).as(response.body()).isEqualTo(201);
+    }
+
+    /** A body broken in its framing; a truncated one ends where the client hangs up its side. */
+    record BrokenBody(String why, String framingAndBody, boolean hangUp) {
+
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
+
+    static Stream<BrokenBody> brokenBodies() {
+        return Stream.of(
+                new BrokenBody("a chunk size past any long", "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\n",
+                        false),
+                new BrokenBody("a chunk size that is not hex",
+                        "Transfer-Encoding: chunked\r\n\r\nnot-hex\r\n{}\r\n0\r\n\r\n", false),
+                new BrokenBody("fewer bytes than the Content-Length", "Content-Length: 100\r\n\r\n{\"user\":\"al", true),
+                new BrokenBody("a chunk cut short", "Transfer-Encoding: chunked\r\n\r\n40\r\n{\"user\":", true));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("brokenBodies")
+    void a_malformed_or_truncated_body_is_a_bad_request_logged_as_one_warning(BrokenBody broken) throws Exception {
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        root.addAppender(log);
+        ApiClient.Response response;
+        try {
+            // No sign-in needed: anyone on the network can send this.
+            response = sendRaw("POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + broken.framingAndBody(), broken.hangUp());
+        } finally {
+            root.detachAppender(log);
+        }
+
+        assertProblem(response, 400, "bad-request");
+        assertThat(log.list).as("what the server logged").noneMatch(event -> event.getLevel().isGreaterOrEqual(Level.ERROR))
+                .noneMatch(event -> event.getThrowableProxy() != null)
+                .anyMatch(event -> event.getLevel() == Level.WARN);
+    }
+
+    /**
+     * The request as these bytes, on a socket of its own, the answer read to the server's end of
+     * it. {@code hangUp} shuts the sending side at once, so a body shorter than it claims ends there.
+     */
+    private static ApiClient.Response sendRaw(String request, boolean hangUp) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.setSoTimeout(10_000);
+            socket.connect(new InetSocketAddress("127.0.0.1", api.server.port()), 5_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            if (hangUp) {
+                socket.shutdownOutput();
+            }
+            return parse(socket.getInputStream().readAllBytes());
+        }
+    }
+
+    /** An HTTP/1.1 answer, its body as sent or de-chunked. */
+    private static ApiClient.Response parse(byte[] raw) {
+        String text = new String(raw, StandardCharsets.ISO_8859_1);
+        int end = text.indexOf("\r\n\r\n");
+        assertThat(end).as("a whole response head in %s", text).isPositive();
+        String[] lines = text.substring(0, end).split("\r\n");
+        Map<String, List<String>> headers = new HashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            headers.put(lines[i].substring(0, colon).strip(), List.of(lines[i].substring(colon + 1).strip()));
+        }
+        String body = text.substring(end + 4);
+        if (headers.keySet().stream().anyMatch(name -> name.equalsIgnoreCase("Transfer-Encoding"))) {
+            ByteArrayOutputStream whole = new ByteArrayOutputStream();
+            int at = 0;
+            while (true) {
+                int lineEnd = body.indexOf("\r\n", at);
+                int size = Integer.parseInt(body.substring(at, lineEnd).strip(), 16);
+                if (size == 0) {
+                    break;
+                }
+                whole.writeBytes(body.substring(lineEnd + 2, lineEnd + 2 + size).getBytes(StandardCharsets.ISO_8859_1));
+                at = lineEnd + 2 + size + 2;
+            }
+            body = whole.toString(StandardCharsets.ISO_8859_1);
+        }
+        int status = Integer.parseInt(lines[0].split(" ")[1]);
+        return new ApiClient.Response(status, new String(body.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8),
+                java.net.http.HttpHeaders.of(headers, (name, value) -> true));
     }
 
     /** Sent with no Content-Length: a body from a stream of unknown length goes out chunked over HTTP/1.1. */
