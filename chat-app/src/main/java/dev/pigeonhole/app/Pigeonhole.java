@@ -20,6 +20,7 @@ import dev.pigeonhole.adapter.redis.PublishMode;
 import dev.pigeonhole.adapter.redis.RedisChannels;
 import dev.pigeonhole.adapter.redis.RedisChatLock;
 import dev.pigeonhole.adapter.redis.RedisChats;
+import dev.pigeonhole.adapter.redis.RedisConsents;
 import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisIndexSweep;
 import dev.pigeonhole.adapter.redis.RedisMailboxes;
@@ -143,7 +144,7 @@ public final class Pigeonhole implements AutoCloseable {
                 lock,
                 new RedisChannels(driver, keys, publishing),
                 new RedisQuotas(driver, keys),
-                new InMemoryConsents() /* PENDING-STORE */,
+                new RedisConsents(driver, keys),
                 driver::ping,
                 users -> sweep.sweep(users).map(repair -> repair.relisted() + repair.dropped()).orElse(0),
                 driver);

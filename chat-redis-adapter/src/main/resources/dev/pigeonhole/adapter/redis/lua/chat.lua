@@ -317,16 +317,28 @@ local function acknowledge_all(member, batch, names)
   return cursors
 end
 
--- Chat.join: by brings user in at the last id, its cursor and join point; one already in
--- keeps both.
-local function join(by, user, limits)
-  check_may_bring_in(by, user)
+-- Someone already in keeps its cursor and join point, and is never refused for it.
+local function bring_in(user, join_point, limits)
   if redis.call('ZSCORE', chat.members, user) then
     return { 'ALREADY_MEMBER', generation() }
   end
   check_room(limits.max_members)
-  add_member(user, last_id())
+  add_member(user, join_point)
   return { 'JOINED', next_generation() }
+end
+
+-- Chat.join: by brings user in at the last id, its cursor and join point.
+local function join(by, user, limits)
+  check_may_bring_in(by, user)
+  return bring_in(user, last_id(), limits)
+end
+
+-- Chat.accept: an invitation is only as good as its inviter, who must still be in. The invitee
+-- comes in where it was invited, or at the last id of a chat opened again since, which has not
+-- reached that point.
+local function accept(inviter, user, join_point, limits)
+  check_member(inviter)
+  return bring_in(user, math.min(join_point, last_id()), limits)
 end
 
 -- Chat.leave: the last one out deletes every key of the chat in this same step, so no send,
