@@ -97,11 +97,7 @@ class InvitationPageTest {
 
         // Alice shares a chat with bob now, so her next add would be direct: a second invitation
         // comes from carol, whom bob has never met.
-        String carol = server.api().signIn("carol");
-        String party = "party-" + UUID.randomUUID().toString().substring(0, 8);
-        ApiClient.Response created = server.api().postJson("/api/chats", carol,
-                Map.of("chatId", party, "members", List.of("bob"), "message", "Party on Friday?"));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String party = openChatWithBob(server.api().signIn("carol"), "party");
 
         waitFor(bob, driver -> !driver.findElements(invitation(party)).isEmpty());
         assertThat(bob.findElement(invitation(party)).getDomAttribute("data-inviter")).isEqualTo("carol");
@@ -114,6 +110,50 @@ class InvitationPageTest {
         // The server agrees: nothing waits for bob any more.
         assertThat(server.api().get("/api/invitations", server.api().signIn("bob")).body())
                 .isEqualTo("{\"invitations\":[]}");
+    }
+
+    /**
+     * The rest of consent on the page: a block from an invitation takes all of that inviter's
+     * invitations with it and is listed until undone, and choosing "anyone" makes a stranger's
+     * add direct.
+     */
+    @Test
+    void decline_and_block_clears_the_inviter_and_choosing_anyone_lets_a_stranger_add_directly() {
+        signIn(bob, "bob");
+        waitFor(bob, driver -> "live".equals(connection(driver)));
+        String carol = server.api().signIn("carol");
+        String first = openChatWithBob(carol, "first");
+        String second = openChatWithBob(carol, "second");
+        waitFor(bob, driver -> driver.findElements(testId("invitation")).size() == 2);
+
+        bob.findElement(invitation(first)).findElement(testId("invitation-block")).click();
+
+        waitFor(bob, driver -> driver.findElements(testId("invitation")).isEmpty());
+        assertThat(bob.findElements(chatItem(second))).as("bob's chats after blocking carol").isEmpty();
+        bob.findElement(By.cssSelector("[data-testid='reach-settings'] summary")).click();
+        waitFor(bob, driver -> !driver.findElements(blockedUser("carol")).isEmpty());
+        String bobsToken = server.api().signIn("bob");
+        assertThat(server.api().get("/api/blocks", bobsToken).body()).contains("carol");
+        assertThat(server.api().get("/api/invitations", bobsToken).body()).contains("\"invitations\":[]");
+
+        assertThat(bob.findElement(testId("add-policy-co-members")).isSelected()).as("the server's default").isTrue();
+        bob.findElement(testId("add-policy-anyone")).click();
+        waitFor(bob, driver -> server.api().get("/api/settings", bobsToken).body().contains("anyone"));
+        String direct = openChatWithBob(server.api().signIn("dave"), "direct");
+        waitFor(bob, driver -> !driver.findElements(chatItem(direct)).isEmpty());
+        assertThat(bob.findElements(testId("invitation"))).as("invitations once anyone may add").isEmpty();
+
+        bob.findElement(blockedUser("carol")).findElement(By.tagName("button")).click();
+        waitFor(bob, driver -> driver.findElements(blockedUser("carol")).isEmpty());
+        assertThat(server.api().get("/api/blocks", bobsToken).body()).doesNotContain("carol");
+    }
+
+    private String openChatWithBob(String token, String name) {
+        String chat = name + "-" + UUID.randomUUID().toString().substring(0, 8);
+        ApiClient.Response created = server.api().postJson("/api/chats", token,
+                Map.of("chatId", chat, "members", List.of("bob"), "message", "Hello from " + name));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        return chat;
     }
 
     private void signIn(ChromeDriver browser, String name) {
@@ -152,6 +192,10 @@ class InvitationPageTest {
 
     private static By chatItem(String chat) {
         return By.cssSelector("[data-testid='chat-item'][data-chat-id='" + chat + "']");
+    }
+
+    private static By blockedUser(String user) {
+        return By.cssSelector("[data-testid='blocked-user'][data-user='" + user + "']");
     }
 
     private static By invitation(String chat) {
