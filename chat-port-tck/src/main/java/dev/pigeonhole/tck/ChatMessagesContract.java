@@ -443,6 +443,24 @@ public abstract class ChatMessagesContract extends ChatsContractSupport {
         assertThat(summary(alice, chat).cursor()).as("reading history moves no cursor").isEqualTo(4);
     }
 
+    /**
+     * Bodies with control characters are refused where they enter (the commands), not by the
+     * store: one kept from before that rule must still load on every read path.
+     */
+    @Test
+    public void a_body_kept_from_before_control_characters_were_refused_still_loads() {
+        UserId alice = user("alice");
+        UserId bob = user("bob");
+        ChatId chat = chatId();
+        String old = "old \u0007 bell \u001B[31m";
+        chats.open(chat, alice, Set.of(bob), old, at());
+        Message sent = chats.send(chat, alice, old + " again", at());
+
+        assertThat(chats.read(bob, chat, 0, 10).messages()).extracting(Message::body).containsExactly(old, old + " again");
+        assertThat(pendingIn(bob, chat).messages()).extracting(Message::body).containsExactly(old, old + " again");
+        assertThat(sent.body()).isEqualTo(old + " again");
+    }
+
     @Test
     public void history_is_for_members_only() {
         UserId alice = user("alice");

@@ -16,6 +16,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
@@ -180,6 +182,19 @@ class BadInputTest {
                 Case.of("a blank first message", "POST", "/api/chats", "{\"members\":[\"bob\"],\"message\":\" \"}", 400,
                         "invalid-input"),
                 Case.of("a blank direct message", "POST", "/api/users/bob/mailbox", message(" "), 400, "invalid-input"),
+
+                // Control characters in a body: C0 but tab and line feed, and DEL.
+                Case.of("a message with NUL", "POST", ROOM + "/messages", message("a\\u0000b"), 400, "invalid-input"),
+                Case.of("a message with ESC", "POST", ROOM + "/messages", message("\\u001b[2J"), 400, "invalid-input"),
+                Case.of("a message with DEL", "POST", ROOM + "/messages", message("a\\u007fb"), 400, "invalid-input"),
+                Case.of("a message with a carriage return", "POST", ROOM + "/messages", message("a\\r\\nb"), 400,
+                        "invalid-input"),
+                Case.of("a direct message with NUL", "POST", "/api/users/bob/mailbox", message("\\u0000"), 400,
+                        "invalid-input"),
+                Case.of("a direct message with ESC", "POST", "/api/users/bob/mailbox", message("hi \\u001b[31m"), 400,
+                        "invalid-input"),
+                Case.of("a first message with a bell", "POST", "/api/chats",
+                        "{\"members\":[\"bob\"],\"message\":\"ding\\u0007\"}", 400, "invalid-input"),
                 Case.of("a negative upTo", "POST", ROOM + "/read", "{\"upTo\":-1}", 400, "invalid-input"),
                 Case.of("an upTo beyond the chat's last id", "POST", ROOM + "/read", "{\"upTo\":999999}", 400,
                         "invalid-input"),
@@ -324,6 +339,35 @@ class BadInputTest {
         ApiClient.Response response = api.client.sendBytes("POST", ROOM + "/messages", alice, latin1);
 
         assertProblem(response, 400, "malformed-json");
+    }
+
+    @Test
+    void a_body_with_a_control_character_is_refused_naming_it_and_its_position_and_nothing_is_stored() {
+        String bob = api.client.signIn("bob");
+        String roomBefore = api.client.get(ROOM + "/messages", alice).body();
+        String mailboxBefore = api.client.get("/api/mailbox", bob).body();
+
+        for (String control : List.of("\\u0000", "\\u001b")) {
+            ApiClient.Response sent = api.client.post(ROOM + "/messages", alice, message("0123456789a" + control + "z"));
+            ApiClient.Response delivered = api.client.post("/api/users/bob/mailbox", alice, message("12345" + control));
+
+            String code = control.substring(2).toUpperCase(Locale.ROOT);
+            assertThat(assertProblem(sent, 400, "invalid-input").get("detail").stringValue()).isEqualTo(
+                    "message has a control character (U+" + code + ") at position 12; only tab and line feed are allowed");
+            assertThat(assertProblem(delivered, 400, "invalid-input").get("detail").stringValue())
+                    .contains("(U+" + code + ") at position 6");
+        }
+
+        assertThat(api.client.get(ROOM + "/messages", alice).body()).isEqualTo(roomBefore);
+        assertThat(api.client.get("/api/mailbox", bob).body()).isEqualTo(mailboxBefore);
+    }
+
+    @Test
+    void tab_and_line_feed_are_taken_in_a_body() {
+        ApiClient.Response sent = api.client.post(ROOM + "/messages", alice, message("one\\ttwo\\nthree"));
+
+        assertThat(sent.status()).as(sent.body()).isEqualTo(201);
+        assertThat(sent.json().get("message").stringValue()).isEqualTo("one\ttwo\nthree");
     }
 
     @Test
