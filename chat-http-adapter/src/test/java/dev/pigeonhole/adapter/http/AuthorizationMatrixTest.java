@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Who may do what, route by route: nobody without a valid token, nobody in a chat they are not a
  * member of, nobody bringing anyone into a chat they are not in, nobody into a private chat by
  * themselves, nobody leaving on someone else's behalf, and a refused request neither reveals nor
- * changes anything. One server for the class; every test works on its own users and chat.
+ * changes anything, not even that a private chat exists. One server for the class; every test works on its own users and chat.
  */
 class AuthorizationMatrixTest {
 
@@ -152,31 +152,39 @@ class AuthorizationMatrixTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("chatRoutesRefusedToStrangers")
-    void a_non_member_cannot_read_send_to_acknowledge_or_leave_a_chat_and_changes_nothing(Route route) {
+    void a_non_member_cannot_read_send_to_acknowledge_join_or_leave_a_private_chat_and_changes_nothing(Route route) {
         String before = snapshot();
 
         ApiClient.Response response = api.client.send(route.method, path(route, stranger), api.client.signIn(stranger),
                 body(route));
 
-        assertProblem(response, 403, "not-a-member");
+        assertProblem(response, 404, "unknown-chat");
         assertNothingLeaks(response);
         assertThat(snapshot()).isEqualTo(before);
     }
 
     static Stream<Route> chatRoutesRefusedToStrangers() {
-        return Stream.of(Route.SEND, Route.READ, Route.ACKNOWLEDGE, Route.ACKNOWLEDGE_MANY, Route.INVITE, Route.LEAVE);
+        return Stream.of(Route.SEND, Route.READ, Route.ACKNOWLEDGE, Route.ACKNOWLEDGE_MANY, Route.INVITE, Route.LEAVE,
+                Route.JOIN_YOURSELF);
     }
 
-    @Test
-    void a_non_member_cannot_join_a_private_chat_by_itself_and_changes_nothing() {
-        String before = snapshot();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("chatRoutesRefusedToStrangers")
+    void to_a_non_member_a_private_chat_answers_exactly_as_a_missing_one(Route route) {
+        String token = api.client.signIn(stranger);
+        String missing = chat + "-missing";
 
-        ApiClient.Response response = api.client.send("POST", path(Route.JOIN_YOURSELF, stranger),
-                api.client.signIn(stranger), null);
+        ApiClient.Response existing = api.client.send(route.method, path(route, stranger), token, body(route));
+        ApiClient.Response absent = api.client.send(route.method, path(route, stranger).replace(chat, missing), token,
+                body(route) == null ? null : body(route).replace(chat, missing));
 
-        assertProblem(response, 403, "private-chat");
-        assertNothingLeaks(response);
-        assertThat(snapshot()).isEqualTo(before);
+        JsonNode toExisting = assertProblem(existing, 404, "unknown-chat");
+        JsonNode toAbsent = assertProblem(absent, 404, "unknown-chat");
+        for (String field : List.of("type", "title", "status")) {
+            assertThat(toExisting.get(field)).as(field).isEqualTo(toAbsent.get(field));
+        }
+        assertThat(toExisting.get("detail").stringValue())
+                .isEqualTo(toAbsent.get("detail").stringValue().replace(missing, chat));
     }
 
     @Test

@@ -69,6 +69,9 @@ class OpenApiTest {
 
         call(201, "POST", "/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"lunch?\",\"chatId\":\"lunch\"}");
         call(201, "POST", "/api/chats", alice, "{\"members\":[\"carol\"],\"message\":\"hi carol\"}");
+        // To dave, who is in neither, the private lunch is unknown (404) and the open picnic says 403.
+        call(201, "POST", "/api/chats", alice, "{\"members\":[],\"message\":\"all welcome\",\"chatId\":\"picnic\","
+                + "\"open\":true}");
         call(409, "POST", "/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"again\",\"chatId\":\"lunch\"}");
         call(400, "POST", "/api/chats", alice, "{\"members\":[\"bob\",\"carol\",\"dave\"],\"message\":\"crowd\"}");
         call(400, "POST", "/api/chats", alice, "{\"members\":[\"bob\"],\"message\":");
@@ -81,13 +84,15 @@ class OpenApiTest {
         call(201, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"yes\"}", "lunch");
         call(201, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"noon?\"}", "lunch");
         call(400, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"   \"}", "lunch");
-        call(403, "POST", "/api/chats/{chat}/messages", dave, "{\"message\":\"let me in\"}", "lunch");
+        call(403, "POST", "/api/chats/{chat}/messages", dave, "{\"message\":\"let me in\"}", "picnic");
+        call(404, "POST", "/api/chats/{chat}/messages", dave, "{\"message\":\"let me in\"}", "lunch");
         call(404, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"anyone?\"}", "nowhere");
         call(413, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"" + OVER_THE_LIMIT + "\"}", "lunch");
 
         call(200, "GET", "/api/chats/{chat}/messages?after=1&limit=10", alice, null, "lunch");
         call(400, "GET", "/api/chats/{chat}/messages?after=soon", alice, null, "lunch");
-        call(403, "GET", "/api/chats/{chat}/messages", dave, null, "lunch");
+        call(403, "GET", "/api/chats/{chat}/messages", dave, null, "picnic");
+        call(404, "GET", "/api/chats/{chat}/messages", dave, null, "lunch");
         call(404, "GET", "/api/chats/{chat}/messages", alice, null, "nowhere");
 
         call(200, "GET", "/api/pending?limit=10", alice, null);
@@ -95,16 +100,18 @@ class OpenApiTest {
 
         call(204, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":3}", "lunch");
         call(400, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":\"3\"}", "lunch");
-        call(403, "POST", "/api/chats/{chat}/read", dave, "{\"upTo\":1}", "lunch");
+        call(403, "POST", "/api/chats/{chat}/read", dave, "{\"upTo\":1}", "picnic");
         call(404, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":1}", "nowhere");
         call(204, "POST", "/api/read", alice, "{\"chats\":{\"lunch\":3}}");
         call(400, "POST", "/api/read", alice, "{\"chats\":{}}");
-        call(403, "POST", "/api/read", dave, "{\"chats\":{\"lunch\":1}}");
+        call(403, "POST", "/api/read", dave, "{\"chats\":{\"picnic\":1}}");
+        call(404, "POST", "/api/read", dave, "{\"chats\":{\"lunch\":1}}");
         call(404, "POST", "/api/read", alice, "{\"chats\":{\"lunch\":1,\"nowhere\":1}}");
 
         call(204, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"carol\"}", "lunch");
         call(409, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"dave\"}", "lunch");
-        call(403, "POST", "/api/chats/{chat}/members", dave, null, "lunch");
+        call(403, "POST", "/api/chats/{chat}/members", dave, "{\"user\":\"carol\"}", "picnic");
+        call(404, "POST", "/api/chats/{chat}/members", dave, null, "lunch");
         call(404, "POST", "/api/chats/{chat}/members", dave, null, "nowhere");
         call(400, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"no one\"}", "lunch");
 
