@@ -54,6 +54,15 @@ class LiveEventCodecTest {
     }
 
     @Example
+    void a_body_stored_before_control_characters_were_refused_still_reads_back() {
+        String stored = "{\"type\":\"message\",\"chat\":\"lunch\",\"message\":{\"id\":7,\"at\":1767225600123,"
+                + "\"sender\":\"alice\",\"body\":\"old \\u0007 bell\"}}";
+
+        assertThat(LiveEventCodec.decode(stored)).isEqualTo(new LiveEvent.MessagePosted(ChatId.of("lunch"),
+                new Message(7, Instant.ofEpochMilli(1767225600123L), UserId.of("alice"), "old \u0007 bell")));
+    }
+
+    @Example
     void fields_a_newer_server_adds_are_skipped() {
         String withMore = "{\"type\":\"membership\",\"since\":{\"v\":[1,2]},\"user\":\"carol\",\"chat\":\"lunch\","
                 + "\"member\":false,\"reason\":\"left\"}";

@@ -84,6 +84,19 @@ public abstract class MailboxesContract {
         assertThat(mailboxes.read(bob, 10)).containsExactly(toBob.message());
     }
 
+    /**
+     * Bodies with control characters are refused where they enter (the commands), not by the
+     * store: one kept from before that rule must still read back, and the port takes one as such.
+     */
+    @Test
+    void a_body_kept_from_before_control_characters_were_refused_still_reads_back() {
+        UserId owner = randomUser();
+        Delivered old = mailboxes.deliver(owner, SENDER, "old \u0007 bell \u001B[31m", SENT_AT);
+
+        assertThat(mailboxes.read(owner, 10)).containsExactly(old.message());
+        assertThat(mailboxes.read(owner, 10).getFirst().body()).isEqualTo("old \u0007 bell \u001B[31m");
+    }
+
     @Test
     void read_returns_the_oldest_first_up_to_max_and_removes_nothing() {
         UserId owner = randomUser();

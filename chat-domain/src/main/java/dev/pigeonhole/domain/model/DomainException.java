@@ -9,7 +9,7 @@ package dev.pigeonhole.domain.model;
  */
 public abstract sealed class DomainException extends RuntimeException
         permits InvalidIdException, InvalidInputException, UnknownChatException, ChatAlreadyExistsException,
-        NotAMemberException, PrivateChatException, ChatFullException, MailboxFullException, RateLimitedException,
+        NotAMemberException, ChatFullException, MailboxFullException, RateLimitedException,
         StoreUnavailableException, NoInvitationException, TooManyChatsException {
 
     protected DomainException(String message) {

@@ -98,6 +98,7 @@ public final class ChatHttpServer implements AutoCloseable {
             new SessionRoutes(tokens, settings.devLogin()).register(endpoints);
             new ChatRoutes(useCases.chat(), metrics).register(endpoints);
             new MailboxRoutes(useCases.mailbox(), metrics).register(endpoints);
+            new ConsentRoutes(useCases.consent()).register(endpoints);
             new PresenceRoutes(useCases.presence()).register(endpoints);
             new OperationsRoutes(readings, registry).register(endpoints);
             new LiveRoutes(useCases.live(), live, metrics, settings).register(config.routes, endpoints);

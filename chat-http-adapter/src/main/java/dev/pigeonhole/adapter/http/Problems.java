@@ -9,7 +9,6 @@ import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.NoInvitationException;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.TooManyChatsException;
@@ -51,7 +50,6 @@ final class Problems {
             case InvalidInputException e -> Problem.of(400, "invalid-input", "Invalid input", e.getMessage());
             case UnknownChatException e -> Problem.of(404, "unknown-chat", "Unknown chat", e.getMessage());
             case NotAMemberException e -> Problem.of(403, "not-a-member", "Not a member", e.getMessage());
-            case PrivateChatException e -> Problem.of(403, "private-chat", "Private chat", e.getMessage());
             case ChatAlreadyExistsException e -> Problem.of(409, "chat-exists", "Chat already exists", e.getMessage());
             case ChatFullException e -> Problem.of(409, "chat-full", "Chat full", e.getMessage());
             case MailboxFullException e -> Problem.of(409, "mailbox-full", "Mailbox full", e.getMessage());

@@ -54,13 +54,11 @@ final class TestApi implements AutoCloseable {
     final Tokens tokens;
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-    private TestApi(Limits limits, HttpSettings settings, UnaryOperator<UseCases> decorate) {
+    private TestApi(Limits limits, ConsentLimits consentLimits, HttpSettings settings, UnaryOperator<UseCases> decorate) {
         InstantSource clock = now::get;
         InMemoryChannels channels = new InMemoryChannels();
         InMemoryChats store = new InMemoryChats(limits, channels);
-        // The routes' tests add members as the book does; the consent tests choose their own policy.
-        Acquaintances acquaintances = new Acquaintances(new InMemoryConsents(), store, channels,
-                ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE));
+        Acquaintances acquaintances = new Acquaintances(new InMemoryConsents(), store, channels, consentLimits);
         ChatService chats = new ChatService(store, channels, new InMemoryQuotas(clock), acquaintances, limits, clock);
         MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits, channels), new InMemoryQuotas(clock),
                 acquaintances, limits, clock);
@@ -90,17 +88,32 @@ final class TestApi implements AutoCloseable {
      */
     static final Limits LIMITS = Limits.DEFAULTS.withRates(RateLimits.NONE);
 
+    /**
+     * The routes' tests add members as the book does, so a member they name is a member at once;
+     * only the consent tests meet invitations, through {@link #withConsent}.
+     */
+    static final ConsentLimits BOOK_CONSENT = ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE);
+
     static TestApi start() {
-        return new TestApi(LIMITS, settings(), UnaryOperator.identity());
+        return new TestApi(LIMITS, BOOK_CONSENT, settings(), UnaryOperator.identity());
     }
 
     static TestApi start(Limits limits, HttpSettings settings) {
-        return new TestApi(limits, settings, UnaryOperator.identity());
+        return new TestApi(limits, BOOK_CONSENT, settings, UnaryOperator.identity());
     }
 
     /** With some use cases wrapped, to hold a request at a known point. */
     static TestApi start(UnaryOperator<UseCases> decorate) {
-        return new TestApi(LIMITS, settings(), decorate);
+        return new TestApi(LIMITS, BOOK_CONSENT, settings(), decorate);
+    }
+
+    /** As the server runs by default: a stranger's add is an invitation ({@link ConsentLimits#DEFAULTS}). */
+    static TestApi withConsent() {
+        return withConsent(LIMITS, ConsentLimits.DEFAULTS);
+    }
+
+    static TestApi withConsent(Limits limits, ConsentLimits consent) {
+        return new TestApi(limits, consent, settings(), UnaryOperator.identity());
     }
 
     /** Dev login on, the store read often. */

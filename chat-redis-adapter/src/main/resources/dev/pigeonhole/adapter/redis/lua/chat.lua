@@ -34,11 +34,20 @@ local function check_exists()
   end
 end
 
--- The member's cursor: how every operation but join checks who is asking.
+-- Only an open chat admits to a non-member that it exists.
+local function check_visible_to(user)
+  if redis.call('EXISTS', chat.open) == 0 and not redis.call('ZSCORE', chat.members, user) then
+    refuse('NO_CHAT')
+  end
+end
+
+-- The member's cursor: how every operation but join checks who is asking. To anyone outside
+-- it a private chat answers as one that does not exist.
 local function check_member(user)
   local cursor = redis.call('ZSCORE', chat.members, user)
   if not cursor then
     check_exists()
+    check_visible_to(user)
     refuse('NOT_MEMBER', user)
   end
   return tonumber(cursor)
@@ -51,9 +60,7 @@ local function check_may_bring_in(by, user)
     return
   end
   check_exists()
-  if redis.call('EXISTS', chat.open) == 0 and not redis.call('ZSCORE', chat.members, user) then
-    refuse('PRIVATE', user)
-  end
+  check_visible_to(user)
 end
 
 -- The last id when the member came in. A member a book client added knows no join point: 0.
