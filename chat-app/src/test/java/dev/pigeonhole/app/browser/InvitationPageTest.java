@@ -32,9 +32,9 @@ class InvitationPageTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(15);
 
-    /** The defaults, consent included: nothing here chooses who may add whom. */
+    /** As shipped: the extension's servers otherwise let anyone add, which leaves no invitation to show. */
     @RegisterExtension
-    final RunningServer server = RunningServer.on(AppConfig::defaults);
+    final RunningServer server = RunningServer.on(AppConfig::defaults).asShipped();
     private ChromeDriver alice;
     private ChromeDriver bob;
 
