@@ -393,8 +393,9 @@ class AuthorizationMatrixTest {
         ApiClient.Response before = api.client.get("/api/chats/" + invited + "/messages", ownerToken);
         ApiClient.Response send = api.client.post("/api/chats/" + invited + "/messages", ownerToken, message("early"));
 
-        assertProblem(before, 403, "not-a-member");
-        assertProblem(send, 403, "not-a-member");
+        // To an invitee a private chat is as hidden as to anyone else outside it.
+        assertProblem(before, 404, "unknown-chat");
+        assertProblem(send, 404, "unknown-chat");
         assertNothingLeaks(before);
         assertThat(StoreSnapshot.read(api, "/api/pending", owner)).doesNotContain(invited);
         expect(204, api.client.post("/api/invitations/" + invited + "/accept", ownerToken));

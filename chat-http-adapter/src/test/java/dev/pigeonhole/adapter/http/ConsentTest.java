@@ -77,7 +77,7 @@ class ConsentTest {
         assertThat(chatIds(victim)).isEmpty();
         assertThat(chatIds(friend)).containsExactly("room");
         assertThat(invitationIds(victim)).containsExactly("room");
-        assertProblem(api.client.get("/api/chats/room/messages", victim), 403, "not-a-member");
+        assertProblem(api.client.get("/api/chats/room/messages", victim), 404, "unknown-chat");
     }
 
     @Test
