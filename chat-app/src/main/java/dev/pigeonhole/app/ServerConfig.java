@@ -129,6 +129,12 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
     }
 
     public ServerConfig withMaintenance(Duration value) {
-        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value, maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value, maxLiveConnections,
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
+    }
+
+    public ServerConfig withMaxConnectionsPerAddress(int value) {
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
+                maxLiveConnections, maxUnsentBytes, headerTimeout, value);
     }
 }

@@ -240,7 +240,12 @@ public final class RunningServer implements BeforeAllCallback, BeforeEachCallbac
 
         private final Supplier<AppConfig> store;
         private final Deque<AutoCloseable> afterwards = new ArrayDeque<>();
-        private ServerConfig serverConfig = ServerConfig.defaults().withPort(0).withDevLogin(true);
+        /**
+         * Every client of a test comes from loopback, and the load tests open hundreds of sockets
+         * at once: one address's bound is the connection bounds test's to set, not every test's.
+         */
+        private ServerConfig serverConfig = ServerConfig.defaults().withPort(0).withDevLogin(true)
+                .withMaxConnectionsPerAddress(10_000);
         private InstantSource clock = InstantSource.system();
         private UnaryOperator<AppConfig> consent =
                 config -> config.withConsent(config.consent().withDefaultPolicy(AddPolicy.ANYONE));

@@ -147,7 +147,9 @@ class UseCasesEndToEndTest {
         UserId alice = user();
         UserId watcher = user();
         UserId stranger = user();
-        app.createChat().create(new CreateChat.Command(alice, Set.of(watcher), Optional.empty(), "hi"));
+        ChatId shared = app.createChat().create(new CreateChat.Command(alice, Set.of(watcher), Optional.empty(), "hi"))
+                .chat();
+        app.acceptInvitation().accept(new AcceptInvitation.Command(watcher, shared));
         try (LiveFeed feed = app.subscribeToLiveEvents().subscribe(watcher)) {
             app.touchPresence().touch(stranger);
             app.touchPresence().touch(alice);
@@ -173,6 +175,8 @@ class UseCasesEndToEndTest {
         UserId alice = user();
         UserId bob = user();
         ChatId first = app.createChat().create(new CreateChat.Command(alice, Set.of(bob), Optional.empty(), "hi")).chat();
+        // Bob accepts alice's first chat; from then on they are co-members, and her adds are direct.
+        app.acceptInvitation().accept(new AcceptInvitation.Command(bob, first));
         ChatId second = app.createChat().create(new CreateChat.Command(alice, Set.of(), Optional.empty(), "solo")).chat();
 
         try (LiveFeed feed = app.subscribeToLiveEvents().subscribe(bob)) {

@@ -88,14 +88,49 @@ public final class Acquaintances {
      * many chats as it may be is only ever invited: it chooses which chat to leave for the new one.
      */
     public boolean mayAdd(UserId by, UserId user) {
-        if (by.equals(user)) {
-            return true;
+        return adding(by).mayAdd(user);
+    }
+
+    /**
+     * {@code by} about to add several users, as a creator does: its own chats are read once, and
+     * each user costs one read of its consent and one of its chats.
+     */
+    public Adder adding(UserId by) {
+        return new Adder(by);
+    }
+
+    /** One user adding others; see {@link #adding}. */
+    public final class Adder {
+
+        private final UserId by;
+        private Set<ChatId> chatsOfBy;
+
+        private Adder(UserId by) {
+            this.by = Objects.requireNonNull(by, "by");
         }
-        Consent consent = consentOf(user);
-        if (consent.blocks(by) || chats.chatIdsOf(user).size() >= limits.maxChatsPerUser()) {
-            return false;
+
+        public boolean mayAdd(UserId user) {
+            if (by.equals(user)) {
+                return true;
+            }
+            Consent consent = consentOf(user);
+            if (consent.blocks(by)) {
+                return false;
+            }
+            List<ChatId> chatsOfUser = chats.chatIdsOf(user);
+            if (chatsOfUser.size() >= limits.maxChatsPerUser()) {
+                return false;
+            }
+            return consent.admitsDirectly(by, consent.policy() == AddPolicy.ANYONE
+                    || chatsOfUser.stream().anyMatch(chatsOfBy()::contains));
         }
-        return consent.admitsDirectly(by, consent.policy() == AddPolicy.ANYONE || shareAChat(by, user));
+
+        private Set<ChatId> chatsOfBy() {
+            if (chatsOfBy == null) {
+                chatsOfBy = new HashSet<>(chats.chatIdsOf(by));
+            }
+            return chatsOfBy;
+        }
     }
 
     /**

@@ -93,8 +93,9 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
         acquaintances.checkRoomFor(command.creator(), null);
         Set<UserId> added = new TreeSet<>();
         Set<UserId> invited = new TreeSet<>();
+        Acquaintances.Adder creator = acquaintances.adding(command.creator());
         for (UserId other : command.others()) {
-            (acquaintances.mayAdd(command.creator(), other) ? added : invited).add(other);
+            (creator.mayAdd(other) ? added : invited).add(other);
         }
         if (command.chat().isPresent()) {
             return open(command.chat().get(), command, added, invited);
