@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
 import dev.pigeonhole.domain.service.live.LiveCatchUps;
@@ -19,13 +20,15 @@ import java.util.Optional;
  *                     fewer than the pool's connections, which ordinary requests need too
  */
 public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow, int liveQueueCapacity,
-                        RedisConfig redis, int liveCatchUps, Optional<PostgresSettings> postgres) {
+                        RedisConfig redis, int liveCatchUps, Optional<PostgresSettings> postgres,
+                        ConsentLimits consent) {
 
     public AppConfig {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(postgres, "postgres");
+        Objects.requireNonNull(consent, "consent");
         if (store == StoreKind.POSTGRES && postgres.isEmpty()) {
             throw new IllegalArgumentException("the PostgreSQL store needs a JDBC URL and a user");
         }
@@ -50,29 +53,34 @@ public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow,
     public static AppConfig defaults() {
         return new AppConfig(StoreKind.MEMORY, Limits.DEFAULTS, PresenceService.DEFAULT_WINDOW,
                 SubscriptionMultiplexer.DEFAULT_QUEUE_CAPACITY, RedisConfig.defaults(), LiveCatchUps.DEFAULT_CONCURRENT,
-                Optional.empty());
+                Optional.empty(), ConsentLimits.DEFAULTS);
     }
 
     /** Redis as the store, reached and laid out as {@code value} says. */
     public AppConfig withRedis(RedisConfig value) {
-        return new AppConfig(StoreKind.REDIS, limits, presenceWindow, liveQueueCapacity, value, liveCatchUps, postgres);
+        return new AppConfig(StoreKind.REDIS, limits, presenceWindow, liveQueueCapacity, value, liveCatchUps, postgres, consent);
     }
 
     /** PostgreSQL as the store, reached as {@code value} says. */
     public AppConfig withPostgres(PostgresSettings value) {
         return new AppConfig(StoreKind.POSTGRES, limits, presenceWindow, liveQueueCapacity, redis, liveCatchUps,
-                Optional.of(value));
+                Optional.of(value), consent);
     }
 
     public AppConfig withLimits(Limits value) {
-        return new AppConfig(store, value, presenceWindow, liveQueueCapacity, redis, liveCatchUps, postgres);
+        return new AppConfig(store, value, presenceWindow, liveQueueCapacity, redis, liveCatchUps, postgres, consent);
     }
 
     public AppConfig withPresenceWindow(Duration value) {
-        return new AppConfig(store, limits, value, liveQueueCapacity, redis, liveCatchUps, postgres);
+        return new AppConfig(store, limits, value, liveQueueCapacity, redis, liveCatchUps, postgres, consent);
     }
 
     public AppConfig withLiveCatchUps(int value) {
-        return new AppConfig(store, limits, presenceWindow, liveQueueCapacity, redis, value, postgres);
+        return new AppConfig(store, limits, presenceWindow, liveQueueCapacity, redis, value, postgres, consent);
+    }
+
+    /** Who may add whom, and what others can make one user hold (docs/DESIGN.md §8). */
+    public AppConfig withConsent(ConsentLimits value) {
+        return new AppConfig(store, limits, presenceWindow, liveQueueCapacity, redis, liveCatchUps, postgres, value);
     }
 }

@@ -5,12 +5,14 @@ import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.CreatedChat;
 import dev.pigeonhole.domain.model.chat.Message;
 import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
 import dev.pigeonhole.domain.port.in.chat.CreateChat;
 import dev.pigeonhole.domain.port.in.chat.FetchPending;
 import dev.pigeonhole.domain.port.in.chat.LeaveChat;
 import dev.pigeonhole.domain.port.in.chat.SendMessage;
+import dev.pigeonhole.domain.port.in.consent.ChooseAddPolicy;
 import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
 import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
@@ -23,7 +25,8 @@ import java.util.Set;
 /**
  * Redis in Action's figure 6.12, played through the use cases: jason22 and jeff24 share chat
  * 827, six messages are sent, and jason22 has seen five of them. Then a direct message, the
- * book's section 6.5.1.
+ * book's section 6.5.1. The book has no consent: jason22 lets anyone add him, so jeff24's add is
+ * the book's, not an invitation.
  */
 final class BookScenario {
 
@@ -41,6 +44,8 @@ final class BookScenario {
 
     /** @return jason22's pending chats at the end, for tests */
     List<PendingChat> run() {
+        // In the book anyone adds anyone; jason22 says so for himself, whatever the server's default.
+        app.chooseAddPolicy().choose(new ChooseAddPolicy.Command(JASON, AddPolicy.ANYONE));
         CreatedChat created = app.createChat().create(
                 new CreateChat.Command(JEFF, Set.of(JASON), Optional.of(CHAT), "hey jason, six messages coming"));
         show(created.chat(), created.firstMessage());

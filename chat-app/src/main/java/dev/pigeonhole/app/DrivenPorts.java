@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.ChatLock;
 import dev.pigeonhole.domain.port.out.Chats;
+import dev.pigeonhole.domain.port.out.Consents;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
 import dev.pigeonhole.domain.port.out.Quotas;
@@ -16,7 +17,7 @@ import java.util.function.BooleanSupplier;
  * (connections, threads).
  */
 record DrivenPorts(Chats chats, Mailboxes mailboxes, PresenceRegistry presence, ChatLock lock,
-                   Channels channels, Quotas quotas, BooleanSupplier answers, IndexSweep indexes, AutoCloseable resources) {
+                   Channels channels, Quotas quotas, Consents consents, BooleanSupplier answers, IndexSweep indexes, AutoCloseable resources) {
 
     /** Mends the users' indexes of chats, and their co-members'; answers how many entries it changed. */
     @FunctionalInterface

@@ -3,12 +3,14 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChatLock;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
 import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.adapter.postgres.PostgresChannels;
 import dev.pigeonhole.adapter.postgres.PostgresChatLock;
 import dev.pigeonhole.adapter.postgres.PostgresChats;
+import dev.pigeonhole.adapter.postgres.PostgresConsents;
 import dev.pigeonhole.adapter.postgres.PostgresMailboxes;
 import dev.pigeonhole.adapter.postgres.PostgresPresenceRegistry;
 import dev.pigeonhole.adapter.postgres.PostgresQuotas;
@@ -18,6 +20,7 @@ import dev.pigeonhole.adapter.redis.PublishMode;
 import dev.pigeonhole.adapter.redis.RedisChannels;
 import dev.pigeonhole.adapter.redis.RedisChatLock;
 import dev.pigeonhole.adapter.redis.RedisChats;
+import dev.pigeonhole.adapter.redis.RedisConsents;
 import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisIndexSweep;
 import dev.pigeonhole.adapter.redis.RedisMailboxes;
@@ -34,6 +37,11 @@ import dev.pigeonhole.domain.port.in.chat.LeaveChat;
 import dev.pigeonhole.domain.port.in.chat.ListChats;
 import dev.pigeonhole.domain.port.in.chat.ReadMessages;
 import dev.pigeonhole.domain.port.in.chat.SendMessage;
+import dev.pigeonhole.domain.port.in.consent.AcceptInvitation;
+import dev.pigeonhole.domain.port.in.consent.BlockUsers;
+import dev.pigeonhole.domain.port.in.consent.ChooseAddPolicy;
+import dev.pigeonhole.domain.port.in.consent.DeclineInvitation;
+import dev.pigeonhole.domain.port.in.consent.ListInvitations;
 import dev.pigeonhole.domain.port.in.live.SubscribeToLiveEvents;
 import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
@@ -41,7 +49,9 @@ import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
 import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
 import dev.pigeonhole.domain.port.in.presence.PrunePresence;
 import dev.pigeonhole.domain.port.in.presence.TouchPresence;
+import dev.pigeonhole.domain.service.Acquaintances;
 import dev.pigeonhole.domain.service.chat.ChatService;
+import dev.pigeonhole.domain.service.consent.ConsentService;
 import dev.pigeonhole.domain.service.live.LiveCatchUps;
 import dev.pigeonhole.domain.service.live.LiveService;
 import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
@@ -64,6 +74,7 @@ public final class Pigeonhole implements AutoCloseable {
     private final SubscriptionMultiplexer multiplexer;
     private final ChatService chats;
     private final MailboxService mailboxes;
+    private final ConsentService consent;
     private final PresenceService presence;
     private final LiveService live;
 
@@ -72,8 +83,12 @@ public final class Pigeonhole implements AutoCloseable {
         this.clock = clock;
         this.presenceWindow = config.presenceWindow();
         this.multiplexer = new SubscriptionMultiplexer(ports.channels(), config.liveQueueCapacity());
-        this.chats = new ChatService(ports.chats(), ports.channels(), ports.quotas(), config.limits(), clock);
-        this.mailboxes = new MailboxService(ports.mailboxes(), ports.quotas(), config.limits(), clock);
+        Acquaintances acquaintances = new Acquaintances(ports.consents(), ports.chats(), ports.channels(),
+                config.consent());
+        this.chats = new ChatService(ports.chats(), ports.channels(), ports.quotas(), acquaintances, config.limits(),
+                clock);
+        this.mailboxes = new MailboxService(ports.mailboxes(), ports.quotas(), acquaintances, config.limits(), clock);
+        this.consent = new ConsentService(acquaintances, clock);
         this.presence = new PresenceService(ports.presence(), ports.chats(), ports.channels(), ports.lock(),
                 config.presenceWindow(), clock);
         this.live = new LiveService(multiplexer, ports.chats(), clock,
@@ -98,6 +113,7 @@ public final class Pigeonhole implements AutoCloseable {
                 new InMemoryChatLock(clock),
                 channels,
                 new InMemoryQuotas(clock),
+                new InMemoryConsents(),
                 () -> true,
                 DrivenPorts.IndexSweep.NOTHING_TO_MEND,
                 () -> { });
@@ -128,6 +144,7 @@ public final class Pigeonhole implements AutoCloseable {
                 lock,
                 new RedisChannels(driver, keys, publishing),
                 new RedisQuotas(driver, keys),
+                new RedisConsents(driver, keys),
                 driver::ping,
                 users -> sweep.sweep(users).map(repair -> repair.relisted() + repair.dropped()).orElse(0),
                 driver);
@@ -147,6 +164,7 @@ public final class Pigeonhole implements AutoCloseable {
                 new PostgresChatLock(store),
                 new PostgresChannels(store),
                 new PostgresQuotas(store),
+                new PostgresConsents(store),
                 () -> answers(store),
                 DrivenPorts.IndexSweep.NOTHING_TO_MEND,
                 store);
@@ -191,6 +209,26 @@ public final class Pigeonhole implements AutoCloseable {
 
     public ListChats listChats() {
         return chats;
+    }
+
+    public ListInvitations listInvitations() {
+        return consent;
+    }
+
+    public AcceptInvitation acceptInvitation() {
+        return chats;
+    }
+
+    public DeclineInvitation declineInvitation() {
+        return consent;
+    }
+
+    public BlockUsers blockUsers() {
+        return consent;
+    }
+
+    public ChooseAddPolicy chooseAddPolicy() {
+        return consent;
     }
 
     public DeliverDirectMessage deliverDirectMessage() {

@@ -1,5 +1,7 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.PendingBudget;
 import dev.pigeonhole.domain.model.limits.RateLimit;
@@ -57,6 +59,23 @@ final class ServeCommand implements Callable<Integer> {
             description = "messages one mailbox holds (env PIGEONHOLE_MAILBOX_CAPACITY; default: ${DEFAULT-VALUE})")
     int mailboxCapacity;
 
+    @Option(names = "--add-policy", defaultValue = "${env:PIGEONHOLE_ADD_POLICY:-co-members}",
+            converter = AddPolicyOption.class,
+            description = "who may add a user to a chat directly unless it chose otherwise: co-members (someone "
+                    + "already sharing a chat with it) or anyone; everyone else invites "
+                    + "(env PIGEONHOLE_ADD_POLICY; default: ${DEFAULT-VALUE})")
+    AddPolicy addPolicy;
+
+    @Option(names = "--max-chats-per-user", defaultValue = "${env:PIGEONHOLE_MAX_CHATS_PER_USER:-1000}",
+            description = "chats one user may be a member of (env PIGEONHOLE_MAX_CHATS_PER_USER; default: "
+                    + "${DEFAULT-VALUE})")
+    int maxChatsPerUser;
+
+    @Option(names = "--max-invitations", defaultValue = "${env:PIGEONHOLE_MAX_INVITATIONS:-100}",
+            description = "pending invitations one user holds, the oldest dropped first; each lapses after 7 days "
+                    + "(env PIGEONHOLE_MAX_INVITATIONS; default: ${DEFAULT-VALUE})")
+    int maxInvitations;
+
     @Option(names = "--max-request-bytes", defaultValue = "${env:PIGEONHOLE_MAX_REQUEST_BYTES:-65536}",
             description = "largest request body accepted (env PIGEONHOLE_MAX_REQUEST_BYTES; default: ${DEFAULT-VALUE})")
     int maxRequestBytes;
@@ -70,6 +89,16 @@ final class ServeCommand implements Callable<Integer> {
             description = "bytes a live connection may have waiting to be written before its client is cut off as "
                     + "slow (env PIGEONHOLE_MAX_UNSENT_BYTES; default: ${DEFAULT-VALUE})")
     int maxUnsentBytes;
+
+    @Option(names = "--header-timeout", defaultValue = "${env:PIGEONHOLE_HEADER_TIMEOUT:-PT10S}",
+            description = "how long a request's headers may take to arrive, ISO-8601; a connection still sending "
+                    + "them then is closed (env PIGEONHOLE_HEADER_TIMEOUT; default: ${DEFAULT-VALUE})")
+    Duration headerTimeout;
+
+    @Option(names = "--max-connections-per-address", defaultValue = "${env:PIGEONHOLE_MAX_CONNECTIONS_PER_ADDRESS:-100}",
+            description = "connections one client address may hold open at once; one more is closed at once "
+                    + "(env PIGEONHOLE_MAX_CONNECTIONS_PER_ADDRESS; default: ${DEFAULT-VALUE})")
+    int maxConnectionsPerAddress;
 
     @Option(names = "--live-catch-ups", defaultValue = "${env:PIGEONHOLE_LIVE_CATCH_UPS:-16}",
             description = "live connections that may read the store for their catch-up at once; others wait up to "
@@ -129,11 +158,13 @@ final class ServeCommand implements Callable<Integer> {
                         new PendingBudget(pendingMaxMessages, pendingMaxBytes),
                         new RateLimits(rateSend, rateCreate, rateInvite, rateDeliver)))
                 .withPresenceWindow(presenceWindow)
-                .withLiveCatchUps(liveCatchUps);
+                .withLiveCatchUps(liveCatchUps)
+                .withConsent(ConsentLimits.DEFAULTS.withDefaultPolicy(addPolicy).withMaxChatsPerUser(maxChatsPerUser)
+                        .withMaxInvitations(maxInvitations));
         ServerConfig defaults = ServerConfig.defaults();
         ServerConfig config = new ServerConfig(host, port, Optional.ofNullable(jwtSecret).filter(s -> !s.isEmpty()),
                 Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,
-                maxUnsentBytes);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
 
         Server server = Server.start(app, config, InstantSource.system());
         CountDownLatch stopped = new CountDownLatch(1);

@@ -2,6 +2,7 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ChatHttpServer;
 import dev.pigeonhole.adapter.http.ChatUseCases;
+import dev.pigeonhole.adapter.http.ConsentUseCases;
 import dev.pigeonhole.adapter.http.HttpSettings;
 import dev.pigeonhole.adapter.http.LiveUseCases;
 import dev.pigeonhole.adapter.http.MailboxUseCases;
@@ -72,7 +73,8 @@ public final class Server implements AutoCloseable {
                     : new StoreHealth.Status(false, storeKind, "not answering");
             HttpSettings settings = new HttpSettings(server.devLoginOn(), server.maxRequestBytes(),
                     HttpSettings.DEFAULT_STOP_TIMEOUT, HttpSettings.DEFAULT_LIVE_IDLE_TIMEOUT, server.maxLiveConnections(),
-                    server.maxUnsentBytes(), HttpSettings.DEFAULT_STORE_READINGS_EVERY);
+                    server.maxUnsentBytes(), HttpSettings.DEFAULT_STORE_READINGS_EVERY, server.headerTimeout(),
+                    server.maxConnectionsPerAddress());
             ChatHttpServer http = new ChatHttpServer(useCases(app), settings, tokens, health, registry,
                     app::upstreamSubscriptions).start(server.host(), server.port());
             ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(
@@ -93,6 +95,8 @@ public final class Server implements AutoCloseable {
                 new ChatUseCases(app.createChat(), app.sendMessage(), app.fetchPending(), app.acknowledgeMessages(),
                         app.readMessages(), app.joinChat(), app.leaveChat(), app.listChats()),
                 new MailboxUseCases(app.deliverDirectMessage(), app.readDirectMessages(), app.acknowledgeDirectMessages()),
+                new ConsentUseCases(app.listInvitations(), app.acceptInvitation(), app.declineInvitation(),
+                        app.blockUsers(), app.chooseAddPolicy()),
                 new PresenceUseCases(app.touchPresence(), app.listOnlineUsers()),
                 new LiveUseCases(app.subscribeToLiveEvents()));
     }

@@ -18,10 +18,12 @@ import java.util.Optional;
  * @param maintenance how often an instance tries to take the maintenance lease and prune presence
  * @param maxLiveConnections live connections one user may hold open on this instance
  * @param maxUnsentBytes     bytes of frames a live connection may have waiting to be written
+ * @param headerTimeout      how long a request's headers may take to arrive before the connection is closed
+ * @param maxConnectionsPerAddress connections one client address may hold open at once
  */
 public record ServerConfig(String host, int port, Optional<String> jwtSecret, Optional<Boolean> devLogin,
                            Duration tokenLifetime, int maxRequestBytes, Duration maintenance, int maxLiveConnections,
-                           int maxUnsentBytes) {
+                           int maxUnsentBytes, Duration headerTimeout, int maxConnectionsPerAddress) {
 
     public static final int DEFAULT_PORT = 8080;
 
@@ -59,13 +61,21 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
             throw new IllegalArgumentException("the unsent bytes per live connection must be at least 1024, not "
                     + maxUnsentBytes);
         }
+        if (headerTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("the header timeout must be at least a millisecond, not " + headerTimeout);
+        }
+        if (maxConnectionsPerAddress < 1) {
+            throw new IllegalArgumentException("connections per client address must be at least 1, not "
+                    + maxConnectionsPerAddress);
+        }
     }
 
     /** Loopback on 8080, dev login on, a secret made up per process: a laptop's server. */
     public static ServerConfig defaults() {
         return new ServerConfig("127.0.0.1", DEFAULT_PORT, Optional.empty(), Optional.empty(), Tokens.DEFAULT_LIFETIME,
                 HttpSettings.DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30), HttpSettings.DEFAULT_MAX_LIVE_CONNECTIONS,
-                HttpSettings.DEFAULT_MAX_UNSENT_BYTES);
+                HttpSettings.DEFAULT_MAX_UNSENT_BYTES, HttpSettings.DEFAULT_HEADER_TIMEOUT,
+                HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
     }
 
     public boolean devLoginOn() {
@@ -95,30 +105,36 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
 
     public ServerConfig withHost(String value) {
         return new ServerConfig(value, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
     }
 
     public ServerConfig withPort(int value) {
         return new ServerConfig(host, value, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
     }
 
     public ServerConfig withJwtSecret(String value) {
         return new ServerConfig(host, port, Optional.of(value), devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
     }
 
     public ServerConfig withDevLogin(boolean value) {
         return new ServerConfig(host, port, jwtSecret, Optional.of(value), tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
     }
 
     public ServerConfig withMaxLiveConnections(int value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, value,
-                maxUnsentBytes);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
     }
 
     public ServerConfig withMaintenance(Duration value) {
-        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value, maxLiveConnections, maxUnsentBytes);
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value, maxLiveConnections,
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
+    }
+
+    public ServerConfig withMaxConnectionsPerAddress(int value) {
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
+                maxLiveConnections, maxUnsentBytes, headerTimeout, value);
     }
 }

@@ -4,6 +4,7 @@ import dev.pigeonhole.adapter.http.ApiClient;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The attack: a stranger who was never invited reads a chat. It used to take two calls (join
  * yourself, then read from id 0), and chat ids counted 1, 2, 3, so every chat could be found.
- * Now the stranger gets 0 of the chat's messages, whatever it tries, on every store; an invitee
- * gets 0 of what was sent before it came in.
+ * Now the stranger gets 0 of the chat's messages, whatever it tries, on every store, and cannot
+ * even tell the chat from one that does not exist; an invitee gets 0 of what was sent before it
+ * came in.
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(StoreUnderTest.class)
@@ -50,19 +52,52 @@ class PrivateChatAbuseTest {
         String malloryToken = server.api().signIn(mallory);
         String base = "/api/chats/" + chat;
 
-        assertProblem(server.api().post(base + "/members", malloryToken), 403, "private-chat");
-        assertProblem(server.api().postJson(base + "/members", malloryToken, Map.of("user", mallory)), 403, "private-chat");
-        assertProblem(server.api().postJson(base + "/members", malloryToken, Map.of("user", bob)), 403, "not-a-member");
-        assertProblem(server.api().get(base + "/messages?after=0", malloryToken), 403, "not-a-member");
-        assertProblem(server.api().postJson(base + "/read", malloryToken, Map.of("upTo", 1)), 403, "not-a-member");
-        assertProblem(server.api().postJson(base + "/messages", malloryToken, Map.of("message", "let me in")), 403,
-                "not-a-member");
+        assertProblem(server.api().post(base + "/members", malloryToken), 404, "unknown-chat");
+        assertProblem(server.api().postJson(base + "/members", malloryToken, Map.of("user", mallory)), 404, "unknown-chat");
+        assertProblem(server.api().postJson(base + "/members", malloryToken, Map.of("user", bob)), 404, "unknown-chat");
+        assertProblem(server.api().get(base + "/messages?after=0", malloryToken), 404, "unknown-chat");
+        assertProblem(server.api().postJson(base + "/read", malloryToken, Map.of("upTo", 1)), 404, "unknown-chat");
+        assertProblem(server.api().postJson(base + "/messages", malloryToken, Map.of("message", "let me in")), 404,
+                "unknown-chat");
 
         assertThat(ok(server.api().get("/api/chats", malloryToken)).values()).isEmpty();
         assertThat(ok(server.api().get("/api/pending", malloryToken)).get("chats").values()).isEmpty();
         JsonNode members = ok(server.api().get("/api/chats", aliceToken)).values().iterator().next().get("members");
         assertThat(members.values()).as("nothing changed").extracting(JsonNode::stringValue)
                 .containsExactlyInAnyOrder(alice, bob);
+    }
+
+    @Test
+    void a_stranger_cannot_tell_a_private_chat_from_a_missing_one() {
+        String existing = chatWithHistory(Map.of());
+        String missing = existing + "x";
+        String malloryToken = server.api().signIn(ApiClient.randomUser("mallory"));
+        List<Function<String, ApiClient.Response>> asks = List.of(
+                chat -> server.api().get("/api/chats/" + chat + "/messages?after=0", malloryToken),
+                chat -> server.api().postJson("/api/chats/" + chat + "/messages", malloryToken, Map.of("message", "hi")),
+                chat -> server.api().post("/api/chats/" + chat + "/members", malloryToken));
+
+        for (Function<String, ApiClient.Response> ask : asks) {
+            ApiClient.Response toExisting = ask.apply(existing);
+            ApiClient.Response toMissing = ask.apply(missing);
+            assertProblem(toExisting, 404, "unknown-chat");
+            assertProblem(toMissing, 404, "unknown-chat");
+            assertThat(toExisting.json().get("title")).isEqualTo(toMissing.json().get("title"));
+            assertThat(toExisting.json().get("detail").stringValue())
+                    .isEqualTo(toMissing.json().get("detail").stringValue().replace(missing, existing));
+        }
+        assertThat(ok(server.api().get("/api/chats/" + existing + "/messages?after=0", aliceToken)).get("messages").values())
+                .as("nothing was sent").hasSize(EARLIER_MESSAGES);
+    }
+
+    @Test
+    void a_chosen_chat_id_in_use_is_still_a_conflict() {
+        String chosen = ApiClient.randomUser("lunch");
+        Map<String, Object> body = Map.of("members", List.of(bob), "message", "hi", "chatId", chosen);
+        assertThat(server.api().postJson("/api/chats", aliceToken, body).status()).isEqualTo(201);
+
+        assertProblem(server.api().postJson("/api/chats", server.api().signIn(ApiClient.randomUser("mallory")), body),
+                409, "chat-exists");
     }
 
     @Test

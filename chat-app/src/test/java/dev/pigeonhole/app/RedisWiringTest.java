@@ -10,6 +10,7 @@ import dev.pigeonhole.domain.model.chat.Access;
 import dev.pigeonhole.domain.model.chat.ChatSummary;
 import dev.pigeonhole.domain.model.chat.PendingChat;
 import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.domain.port.in.consent.AcceptInvitation;
 import dev.pigeonhole.testsupport.redis.RedisServers;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.api.Test;
@@ -79,6 +80,7 @@ class RedisWiringTest {
         try (Pigeonhole app = Pigeonhole.start(config, InstantSource.system())) {
             ChatId chat = app.createChat().create(new CreateChat.Command(alice, Set.of(bob), Optional.empty(),
                     Access.PRIVATE, "hi")).chat();
+            app.acceptInvitation().accept(new AcceptInvitation.Command(bob, chat));
             app.touchPresence().touch(alice);
             target.admin("ZREM", KeyLayout.tagged(prefix).chatsOf(bob), chat.value());
             assertThat(app.listChats().chatsOf(bob)).isEmpty();

@@ -76,8 +76,9 @@ class ResourceBoundsAbuseTest {
         server.start(TestConfigs.unthrottled(store.config()));
         UserId alice = UserId.of(ApiClient.randomUser("alice"));
         String bob = ApiClient.randomUser("bob");
-        // Control characters: each is one byte of text and six in JSON (\u0001), the worst case.
-        String crafted = "\u0001".repeat(4_096);
+        // Quotes and backslashes: each is one byte of text and two in JSON, the worst case now that
+        // control characters, six bytes of JSON each, are refused.
+        String crafted = "\"\\".repeat(2_048);
         for (int c = 0; c < 10; c++) {
             ChatId chat = server.app().createChat().create(new CreateChat.Command(alice, Set.of(UserId.of(bob)),
                     Optional.empty(), "deep chat " + c)).chat();
@@ -101,8 +102,8 @@ class ResourceBoundsAbuseTest {
                 + " of text%n", store, pending.body().getBytes(StandardCharsets.UTF_8).length, messages, textBytes);
         assertThat(messages).isLessThanOrEqualTo(1_000);
         assertThat(textBytes).isLessThanOrEqualTo(1L << 20);
-        assertThat(pending.body().length()).as("six bytes of JSON per byte of this text, and a little more")
-                .isLessThan(7 << 20);
+        assertThat(pending.body().length()).as("two bytes of JSON per byte of this text, and a little more")
+                .isLessThan(9 << 18);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -30,6 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @RegisterExtension
  * final RunningServer server = RunningServer.on(AppConfig::defaults);
  * }</pre>
+ *
+ * <p>Its users let anyone add them, as the book's do, so the many tests about chats, live push and
+ * the page meet no invitations; a test of consent asks for the server as it ships
+ * ({@link #asShipped}), where only co-members add one directly.
  *
  * <p>Instances {@link #alongside} one another are one deployment, as behind a load balancer: the
  * same store, the same JWT secret, so each accepts the others' tokens. A resource the deployment's
@@ -83,6 +88,12 @@ public final class RunningServer implements BeforeAllCallback, BeforeEachCallbac
         return this;
     }
 
+    /** Every instance of this deployment with the consent the server ships with: co-members add directly, others invite. */
+    public RunningServer asShipped() {
+        deployment.consent = UnaryOperator.identity();
+        return this;
+    }
+
     /** The clock every instance of this deployment runs on, the system's unless the test drives one. */
     public RunningServer clock(InstantSource clock) {
         deployment.clock = Objects.requireNonNull(clock, "clock");
@@ -103,7 +114,7 @@ public final class RunningServer implements BeforeAllCallback, BeforeEachCallbac
         if (server != null) {
             throw new IllegalStateException("this server runs already, on port " + server.port());
         }
-        this.config = config;
+        this.config = deployment.consent.apply(config);
         launch(deployment.serverConfig());
     }
 
@@ -229,8 +240,15 @@ public final class RunningServer implements BeforeAllCallback, BeforeEachCallbac
 
         private final Supplier<AppConfig> store;
         private final Deque<AutoCloseable> afterwards = new ArrayDeque<>();
-        private ServerConfig serverConfig = ServerConfig.defaults().withPort(0).withDevLogin(true);
+        /**
+         * Every client of a test comes from loopback, and the load tests open hundreds of sockets
+         * at once: one address's bound is the connection bounds test's to set, not every test's.
+         */
+        private ServerConfig serverConfig = ServerConfig.defaults().withPort(0).withDevLogin(true)
+                .withMaxConnectionsPerAddress(10_000);
         private InstantSource clock = InstantSource.system();
+        private UnaryOperator<AppConfig> consent =
+                config -> config.withConsent(config.consent().withDefaultPolicy(AddPolicy.ANYONE));
         private int instances;
         private int ended;
         private AppConfig config;

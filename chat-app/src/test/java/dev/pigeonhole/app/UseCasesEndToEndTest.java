@@ -12,6 +12,7 @@ import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.live.LiveSignal;
 import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
+import dev.pigeonhole.domain.port.in.consent.AcceptInvitation;
 import dev.pigeonhole.domain.port.in.chat.CreateChat;
 import dev.pigeonhole.domain.port.in.chat.FetchPending;
 import dev.pigeonhole.domain.port.in.chat.JoinChat;
@@ -78,6 +79,8 @@ class UseCasesEndToEndTest {
         UserId carol = user();
         CreatedChat chat = app.createChat().create(new CreateChat.Command(alice, Set.of(bob), Optional.empty(), "hi"));
         ChatId id = chat.chat();
+        // Strangers to alice, bob and then carol are invited, and come in once they accept.
+        app.acceptInvitation().accept(new AcceptInvitation.Command(bob, id));
 
         assertThat(chat.firstMessage()).isEqualTo(new Message(1, START, alice, "hi"));
         clock.advance(Duration.ofSeconds(1));
@@ -85,6 +88,7 @@ class UseCasesEndToEndTest {
         assertThat(reply.sentAt()).isEqualTo(START.plusSeconds(1));
 
         app.joinChat().join(new JoinChat.Command(id, bob, carol));
+        app.acceptInvitation().accept(new AcceptInvitation.Command(carol, id));
         Message third = app.sendMessage().send(new SendMessage.Command(id, alice, "welcome carol"));
         assertThat(pendingIds(carol, id)).containsExactly(third.id());
         assertThat(pendingIds(bob, id)).containsExactly(1L, 2L, 3L); // his own #2 too: he had not read #1
@@ -143,7 +147,9 @@ class UseCasesEndToEndTest {
         UserId alice = user();
         UserId watcher = user();
         UserId stranger = user();
-        app.createChat().create(new CreateChat.Command(alice, Set.of(watcher), Optional.empty(), "hi"));
+        ChatId shared = app.createChat().create(new CreateChat.Command(alice, Set.of(watcher), Optional.empty(), "hi"))
+                .chat();
+        app.acceptInvitation().accept(new AcceptInvitation.Command(watcher, shared));
         try (LiveFeed feed = app.subscribeToLiveEvents().subscribe(watcher)) {
             app.touchPresence().touch(stranger);
             app.touchPresence().touch(alice);
@@ -169,6 +175,8 @@ class UseCasesEndToEndTest {
         UserId alice = user();
         UserId bob = user();
         ChatId first = app.createChat().create(new CreateChat.Command(alice, Set.of(bob), Optional.empty(), "hi")).chat();
+        // Bob accepts alice's first chat; from then on they are co-members, and her adds are direct.
+        app.acceptInvitation().accept(new AcceptInvitation.Command(bob, first));
         ChatId second = app.createChat().create(new CreateChat.Command(alice, Set.of(), Optional.empty(), "solo")).chat();
 
         try (LiveFeed feed = app.subscribeToLiveEvents().subscribe(bob)) {

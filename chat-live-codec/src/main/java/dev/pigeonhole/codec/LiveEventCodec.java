@@ -3,6 +3,7 @@ package dev.pigeonhole.codec;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.consent.Invitation;
 import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import tools.jackson.core.JsonGenerator;
@@ -74,6 +75,17 @@ public final class LiveEventCodec {
                 json.writeBooleanProperty("member", changed.member());
                 json.writeEndObject();
             }
+            case LiveEvent.Invited invited -> {
+                json.writeStartObject();
+                json.writeStringProperty("type", "invitation");
+                json.writeStringProperty("user", invited.invitee().value());
+                json.writeStringProperty("chat", invited.invitation().chat().value());
+                json.writeStringProperty("inviter", invited.invitation().inviter().value());
+                json.writeNumberProperty("joinPoint", invited.invitation().joinPoint());
+                json.writeNumberProperty("members", invited.invitation().members());
+                json.writeNumberProperty("at", invited.invitation().at().toEpochMilli());
+                json.writeEndObject();
+            }
             case LiveEvent.PresenceChanged changed -> {
                 json.writeStartObject();
                 json.writeStringProperty("type", "presence");
@@ -108,6 +120,13 @@ public final class LiveEventCodec {
             case "membership" -> {
                 expect(event.user != null && event.chat != null && event.flag != null, source);
                 yield new LiveEvent.MembershipChanged(UserId.of(event.user), ChatId.of(event.chat), event.flag);
+            }
+            case "invitation" -> {
+                expect(event.user != null && event.chat != null && event.inviter != null && event.joinPoint != null
+                        && event.members != null && event.at != null, source);
+                yield new LiveEvent.Invited(UserId.of(event.user), new Invitation(ChatId.of(event.chat),
+                        UserId.of(event.inviter), event.joinPoint, Math.toIntExact(event.members),
+                        Instant.ofEpochMilli(event.at)));
             }
             case "presence" -> {
                 expect(event.user != null && event.flag != null && event.at != null, source);
@@ -193,6 +212,9 @@ public final class LiveEventCodec {
         Long at;
         String sender;
         String body;
+        String inviter;
+        Long joinPoint;
+        Long members;
         Fields message;
 
         static Fields read(JsonParser parser) {
@@ -208,6 +230,9 @@ public final class LiveEventCodec {
                     case "member", "online" -> fields.flag = value == JsonToken.VALUE_TRUE;
                     case "id" -> fields.id = parser.getLongValue();
                     case "at" -> fields.at = parser.getLongValue();
+                    case "inviter" -> fields.inviter = parser.getString();
+                    case "joinPoint" -> fields.joinPoint = parser.getLongValue();
+                    case "members" -> fields.members = parser.getLongValue();
                     case "message" -> {
                         if (value == JsonToken.START_OBJECT) {
                             fields.message = read(parser);

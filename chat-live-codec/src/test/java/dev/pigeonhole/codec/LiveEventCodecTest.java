@@ -3,6 +3,7 @@ package dev.pigeonhole.codec;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.consent.Invitation;
 import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import net.jqwik.api.Arbitraries;
@@ -53,6 +54,15 @@ class LiveEventCodecTest {
     }
 
     @Example
+    void a_body_stored_before_control_characters_were_refused_still_reads_back() {
+        String stored = "{\"type\":\"message\",\"chat\":\"lunch\",\"message\":{\"id\":7,\"at\":1767225600123,"
+                + "\"sender\":\"alice\",\"body\":\"old \\u0007 bell\"}}";
+
+        assertThat(LiveEventCodec.decode(stored)).isEqualTo(new LiveEvent.MessagePosted(ChatId.of("lunch"),
+                new Message(7, Instant.ofEpochMilli(1767225600123L), UserId.of("alice"), "old \u0007 bell")));
+    }
+
+    @Example
     void fields_a_newer_server_adds_are_skipped() {
         String withMore = "{\"type\":\"membership\",\"since\":{\"v\":[1,2]},\"user\":\"carol\",\"chat\":\"lunch\","
                 + "\"member\":false,\"reason\":\"left\"}";
@@ -67,6 +77,7 @@ class LiveEventCodecTest {
                 "{\"type\":\"message\",\"chat\":\"lunch\",\"message\":\"hi\",\"user\":\"x\"}",
                 "{\"type\":\"presence\",\"user\":\"alice\",\"online\":true,\"at\":\"soon\"}",
                 "{\"type\":\"membership\",\"user\":\"bad user\",\"chat\":\"lunch\",\"member\":true}",
+                "{\"type\":\"invitation\",\"user\":\"bob\",\"chat\":\"lunch\",\"inviter\":\"alice\"}",
                 "{\"type\":\"telepathy\"}"}) {
             assertThatIllegalArgumentException().as(text).isThrownBy(() -> LiveEventCodec.decode(text));
         }
@@ -88,7 +99,11 @@ class LiveEventCodecTest {
                 .as(LiveEvent.MembershipChanged::new);
         Arbitrary<LiveEvent> presence = Combinators.combine(users, Arbitraries.of(true, false), times)
                 .as(LiveEvent.PresenceChanged::new);
-        return Arbitraries.oneOf(posted, delivered, membership, presence);
+        Arbitrary<LiveEvent> invited = Combinators.combine(users, chats, users, Arbitraries.longs().between(0, 1L << 40),
+                Arbitraries.integers().between(0, 1_000_000), times)
+                .as((invitee, chat, inviter, joinPoint, members, at) ->
+                        new LiveEvent.Invited(invitee, new Invitation(chat, inviter, joinPoint, members, at)));
+        return Arbitraries.oneOf(posted, delivered, membership, presence, invited);
     }
 
     @Provide

@@ -2,7 +2,7 @@ package dev.pigeonhole.tck;
 
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PrivateChatException;
+import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Access;
 import dev.pigeonhole.domain.model.chat.Message;
@@ -11,15 +11,22 @@ import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.port.out.Chats;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The promises of {@link Chats} about who may come into a chat and what it may read once in
  * (docs/DESIGN.md §3, "Private chats"): only a member brings someone into a private chat, anyone
- * joins an open one by itself, and whoever comes in later reads nothing sent before it came.
+ * joins an open one by itself, and whoever comes in later reads nothing sent before it came. To
+ * anyone outside it a private chat answers as a chat that does not exist, so a guessed id tells a
+ * stranger nothing; only an open chat says "not a member".
  */
 public abstract class ChatAccessContract extends ChatsContractSupport {
 
@@ -45,11 +52,60 @@ public abstract class ChatAccessContract extends ChatsContractSupport {
         ChatId chat = chatId();
         chats.open(chat, alice, Set.of(alice), "one", at());
 
-        assertThatExceptionOfType(PrivateChatException.class).isThrownBy(() -> chats.join(chat, eve, eve));
+        assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.join(chat, eve, eve));
 
         assertThat(chats.chatsOf(eve)).isEmpty();
         assertThat(summary(alice, chat).members()).containsExactly(alice);
+        assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.read(eve, chat, 0, 10));
+    }
+
+    @Test
+    public void to_a_stranger_a_private_chat_answers_as_one_that_does_not_exist() {
+        UserId alice = user("alice");
+        UserId eve = user("eve");
+        UserId mallory = user("mallory");
+        ChatId existing = chatId();
+        ChatId missing = chatId();
+        chats.open(existing, alice, Set.of(alice), "private", at());
+        List<Function<ChatId, Object>> asks = List.of(
+                chat -> chats.read(eve, chat, 0, 10),
+                chat -> chats.send(chat, eve, "hello?", at()),
+                chat -> {
+                    chats.acknowledge(eve, chat, 1);
+                    return null;
+                },
+                chat -> {
+                    chats.acknowledge(eve, new TreeMap<>(Map.of(chat, 1L)));
+                    return null;
+                },
+                chat -> chats.join(chat, eve, eve),
+                chat -> chats.join(chat, eve, mallory),
+                chat -> chats.leave(chat, eve));
+
+        for (Function<ChatId, Object> ask : asks) {
+            Throwable toExisting = catchThrowable(() -> ask.apply(existing));
+            Throwable toMissing = catchThrowable(() -> ask.apply(missing));
+            assertThat(toExisting).isInstanceOf(UnknownChatException.class).hasSameClassAs(toMissing)
+                    .hasMessage(toMissing.getMessage().replace(missing.value(), existing.value()));
+        }
+        assertThat(chats.chatsOf(eve)).isEmpty();
+        assertThat(chats.chatsOf(mallory)).isEmpty();
+        assertThat(summary(alice, existing).members()).containsExactly(alice);
+        assertThat(summary(alice, existing).lastId()).isEqualTo(1);
+    }
+
+    @Test
+    public void a_stranger_to_an_open_chat_is_told_it_is_not_a_member() {
+        UserId alice = user("alice");
+        UserId eve = user("eve");
+        ChatId chat = chatId();
+        chats.open(chat, alice, Set.of(alice), Access.OPEN, "all welcome", at());
+
         assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chats.read(eve, chat, 0, 10));
+        assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chats.send(chat, eve, "hi", at()));
+        assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chats.acknowledge(eve, chat, 1));
+        assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chats.leave(chat, eve));
+        assertThat(summary(alice, chat).lastId()).isEqualTo(1);
     }
 
     @Test
@@ -62,7 +118,7 @@ public abstract class ChatAccessContract extends ChatsContractSupport {
         chats.open(closed, alice, Set.of(alice), "private", at());
         chats.open(open, alice, Set.of(alice), Access.OPEN, "open", at());
 
-        assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chats.join(closed, eve, mallory));
+        assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.join(closed, eve, mallory));
         assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chats.join(open, eve, mallory));
 
         assertThat(chats.chatsOf(mallory)).isEmpty();

@@ -2,7 +2,7 @@ package dev.pigeonhole.tck;
 
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.NotAMemberException;
+import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.IdempotencyKey;
 import dev.pigeonhole.domain.model.chat.Message;
@@ -180,7 +180,7 @@ public abstract class ChatIdempotencyContract extends ChatsContractSupport {
         chats.send(chat, bob, "bye", at(), key);
         chats.leave(chat, bob);
 
-        assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chats.send(chat, bob, "bye", at(), key));
+        assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.send(chat, bob, "bye", at(), key));
     }
 
     @Test

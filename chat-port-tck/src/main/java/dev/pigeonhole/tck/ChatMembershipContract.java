@@ -4,7 +4,6 @@ import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.InvalidInputException;
-import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Access;
@@ -188,7 +187,7 @@ public abstract class ChatMembershipContract extends ChatsContractSupport {
         ChatId chat = chatId();
         chats.open(chat, alice, Set.of(alice), "one", at());
 
-        assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chats.leave(chat, mallory));
+        assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chats.leave(chat, mallory));
         assertThat(summary(alice, chat).members()).containsExactly(alice);
     }
 

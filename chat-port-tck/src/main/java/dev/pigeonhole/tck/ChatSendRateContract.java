@@ -1,8 +1,8 @@
 package dev.pigeonhole.tck;
 
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.RateLimitedException;
+import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.IdempotencyKey;
 import dev.pigeonhole.domain.model.chat.Message;
@@ -111,7 +111,7 @@ public abstract class ChatSendRateContract extends ChatsContractSupport {
         chats.open(chat, alice, Set.of(), "first", at());
 
         for (int send = 0; send < 5; send++) {
-            assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() ->
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() ->
                     chats.send(chat, mallory, "let me in", at(), Optional.empty(), THREE_AN_HOUR));
         }
     }

@@ -80,6 +80,8 @@ public abstract class ChatsDifferentialContract extends DifferentialContract {
                 for (UserId user : names.users()) {
                     Outcome.expectSame(context + ", then the chat list of " + user,
                             Outcome.of(() -> reference.chatsOf(user)), Outcome.of(() -> store().chats().chatsOf(user)));
+                    Outcome.expectSame(context + ", then the chat ids of " + user,
+                            Outcome.of(() -> reference.chatIdsOf(user)), Outcome.of(() -> store().chats().chatIdsOf(user)));
                 }
             }
             for (UserId user : names.users()) {
@@ -116,6 +118,15 @@ public abstract class ChatsDifferentialContract extends DifferentialContract {
                 UserId user = names.user(join.user());
                 Outcome.expectSame(context, Outcome.of(() -> reference.join(chat, by, user)),
                         Outcome.of(() -> chats.join(chat, by, user)));
+            }
+            case Accept accept -> {
+                ChatId chat = names.chat(accept.chat());
+                UserId inviter = names.user(accept.inviter());
+                UserId invitee = names.user(accept.invitee());
+                long joinPoint = Math.max(0, reference.lastId(chat) + accept.offset());
+                Outcome.expectSame(context + " (at " + joinPoint + ")",
+                        Outcome.of(() -> reference.accept(chat, inviter, invitee, joinPoint)),
+                        Outcome.of(() -> chats.accept(chat, inviter, invitee, joinPoint)));
             }
             case Leave leave -> {
                 ChatId chat = names.chat(leave.chat());
@@ -176,7 +187,7 @@ public abstract class ChatsDifferentialContract extends DifferentialContract {
     // ---------------------------------------------------------------- operations
 
     /** One thing that happens to the store, over indices into the pools of users and chats. */
-    public sealed interface Step permits Open, Send, Join, Leave, Acknowledge, AcknowledgeAll, Pending, Read, Race,
+    public sealed interface Step permits Open, Send, Join, Accept, Leave, Acknowledge, AcknowledgeAll, Pending, Read, Race,
             Pass {
     }
 
@@ -193,6 +204,13 @@ public abstract class ChatsDifferentialContract extends DifferentialContract {
 
     /** {@code by} brings {@code user} in; the same index is a user joining by itself. */
     public record Join(int by, int user, int chat) implements Step {
+    }
+
+    /**
+     * {@code invitee} accepts an invitation of {@code inviter}, made {@code -offset} messages ago
+     * (a positive offset: an invitation to an earlier chat under the same id, past its last id).
+     */
+    public record Accept(int inviter, int invitee, int chat, int offset) implements Step {
     }
 
     public record Leave(int user, int chat) implements Step {
@@ -249,6 +267,8 @@ public abstract class ChatsDifferentialContract extends DifferentialContract {
         // Half the joins are a user coming in by itself, which only an open chat lets it do.
         Arbitrary<Step> join = Combinators.combine(user, user, chat, Arbitraries.of(true, false))
                 .as((by, who, in, self) -> new Join(self ? who : by, who, in));
+        Arbitrary<Step> accept = Combinators.combine(user, user, chat, Arbitraries.integers().between(-3, 1))
+                .as(Accept::new);
         Arbitrary<Step> leave = Combinators.combine(user, chat).as(Leave::new);
         Arbitrary<Step> pending = Combinators.combine(user, Arbitraries.integers().between(1, 3)).as(Pending::new);
         Arbitrary<Step> acknowledge = Combinators.combine(user, chat,
@@ -262,6 +282,7 @@ public abstract class ChatsDifferentialContract extends DifferentialContract {
                         Tuple.of(3, open),
                         Tuple.of(8, send),
                         Tuple.of(2, join),
+                        Tuple.of(2, accept),
                         Tuple.of(2, leave),
                         Tuple.of(2, pending),
                         Tuple.of(4, acknowledge),

@@ -76,6 +76,22 @@ public abstract class ContractSuite {
     }
 
     @Nested
+    public class Invitations extends ChatInvitationsContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return ContractSuite.this.newStore(limits);
+        }
+    }
+
+    @Nested
+    public class ConsentsKept extends ConsentsContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return ContractSuite.this.newStore(limits);
+        }
+    }
+
+    @Nested
     public class WriteQuotas extends QuotasContract {
         @Override
         protected StoreFixture newStore(Limits limits) {

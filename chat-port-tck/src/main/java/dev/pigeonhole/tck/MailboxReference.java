@@ -8,6 +8,7 @@ import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import dev.pigeonhole.domain.model.mailbox.Mailbox;
 import dev.pigeonhole.domain.model.mailbox.MailboxLog;
+import dev.pigeonhole.domain.model.mailbox.Sender;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,9 +40,9 @@ final class MailboxReference {
         }
     }
 
-    Delivered deliver(UserId recipient, UserId sender, String body, Instant at) {
+    Delivered deliver(UserId recipient, UserId sender, String body, Instant at, Sender from) {
         Kept kept = mailboxes.computeIfAbsent(recipient, owner -> new Kept(new Mailbox(owner, limits), new ArrayList<>()));
-        Delivered delivered = kept.mailbox().deliver(sender, body, at);
+        Delivered delivered = kept.mailbox().deliver(sender, body, at, from);
         kept.stored().add(delivered.message());
         announced.computeIfAbsent(Channel.ofUser(recipient), channel -> new ArrayList<>())
                 .add(LiveEvent.announcing(delivered));

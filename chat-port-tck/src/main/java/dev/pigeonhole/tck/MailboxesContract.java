@@ -2,6 +2,7 @@ package dev.pigeonhole.tck;
 
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.MailboxFullException;
+import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.live.Channel;
@@ -10,6 +11,7 @@ import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import dev.pigeonhole.domain.model.mailbox.Mailbox;
+import dev.pigeonhole.domain.model.mailbox.Sender;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import org.junit.jupiter.api.AfterEach;
@@ -80,6 +82,19 @@ public abstract class MailboxesContract {
         assertThat(toBob).as("its time read back to the millisecond")
                 .isEqualTo(new Delivered(bob, new DirectMessage(1, SENT_AT.plusMillis(1), SENDER, "for bob"), 1));
         assertThat(mailboxes.read(bob, 10)).containsExactly(toBob.message());
+    }
+
+    /**
+     * Bodies with control characters are refused where they enter (the commands), not by the
+     * store: one kept from before that rule must still read back, and the port takes one as such.
+     */
+    @Test
+    void a_body_kept_from_before_control_characters_were_refused_still_reads_back() {
+        UserId owner = randomUser();
+        Delivered old = mailboxes.deliver(owner, SENDER, "old \u0007 bell \u001B[31m", SENT_AT);
+
+        assertThat(mailboxes.read(owner, 10)).containsExactly(old.message());
+        assertThat(mailboxes.read(owner, 10).getFirst().body()).isEqualTo("old \u0007 bell \u001B[31m");
     }
 
     @Test
@@ -166,6 +181,41 @@ public abstract class MailboxesContract {
 
         assertThat(late.id()).as("the refused delivery took no id").isEqualTo(4);
         assertThat(small.read(owner, 10)).containsExactly(sent.get(1), sent.get(2), late);
+    }
+
+    @Test
+    void strangers_hold_at_most_a_tenth_of_a_mailbox_and_acknowledging_frees_their_share() {
+        Mailboxes small = open(Limits.DEFAULTS.withMailboxCapacity(20)).mailboxes();
+        UserId owner = randomUser();
+        UserId stranger = randomUser();
+        DirectMessage first = small.deliver(owner, stranger, "one", SENT_AT, Sender.STRANGER).message();
+        small.deliver(owner, randomUser(), "two", SENT_AT, Sender.STRANGER);
+
+        assertThatThrownBy(() -> small.deliver(owner, stranger, "three", SENT_AT, Sender.STRANGER))
+                .isInstanceOf(RateLimitedException.class)
+                .hasMessage(Mailbox.strangerRefused(20).getMessage());
+        DirectMessage friends = small.deliver(owner, SENDER, "a friend still gets through", SENT_AT).message();
+        assertThat(friends.id()).as("the refused delivery took no id").isEqualTo(3);
+
+        small.acknowledge(owner, first.id());
+
+        assertThat(small.deliver(owner, stranger, "room again", SENT_AT, Sender.STRANGER).message().id()).isEqualTo(4);
+        assertThatThrownBy(() -> small.deliver(owner, stranger, "and no more", SENT_AT, Sender.STRANGER))
+                .isInstanceOf(RateLimitedException.class);
+    }
+
+    @Test
+    void a_full_mailbox_refuses_a_stranger_as_its_share_does_so_fullness_is_not_revealed() {
+        Mailboxes small = open(Limits.DEFAULTS.withMailboxCapacity(3)).mailboxes();
+        UserId owner = randomUser();
+        IntStream.range(0, 3).forEach(i -> small.deliver(owner, SENDER, "message " + i, SENT_AT));
+
+        assertThatThrownBy(() -> small.deliver(owner, randomUser(), "let me in", SENT_AT, Sender.STRANGER))
+                .isInstanceOf(RateLimitedException.class)
+                .hasMessage(Mailbox.strangerRefused(3).getMessage());
+        assertThatThrownBy(() -> small.deliver(owner, SENDER, "and me", SENT_AT, Sender.CO_MEMBER))
+                .isInstanceOf(MailboxFullException.class);
+        assertThat(small.read(owner, 10)).hasSize(3);
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+import dev.pigeonhole.domain.model.mailbox.Sender;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -84,8 +85,9 @@ public abstract class MailboxesDifferentialContract extends DifferentialContract
                 UserId recipient = names.user(deliver.recipient());
                 UserId sender = names.user(deliver.sender());
                 String body = "message of step " + index;
-                Outcome.expectSame(context, Outcome.of(() -> reference.deliver(recipient, sender, body, at)),
-                        Outcome.of(() -> mailboxes.deliver(recipient, sender, body, at)));
+                Sender from = standing(deliver.sender());
+                Outcome.expectSame(context, Outcome.of(() -> reference.deliver(recipient, sender, body, at, from)),
+                        Outcome.of(() -> mailboxes.deliver(recipient, sender, body, at, from)));
             }
             case Read read -> {
                 UserId owner = names.user(read.owner());
@@ -113,9 +115,10 @@ public abstract class MailboxesDifferentialContract extends DifferentialContract
         CyclicBarrier together = new CyclicBarrier(senders.size());
         for (UserId sender : senders) {
             String body = "flood of step " + index + " from " + sender;
+            Sender from = standing(names.indexOf(sender));
             deliveries.add(() -> {
                 together.await(RACE_SECONDS, TimeUnit.SECONDS);
-                return Outcome.of(() -> store().mailboxes().deliver(recipient, sender, body, at));
+                return Outcome.of(() -> store().mailboxes().deliver(recipient, sender, body, at, from));
             });
         }
         List<Outcome> outcomes = atOnce(deliveries);
@@ -128,8 +131,9 @@ public abstract class MailboxesDifferentialContract extends DifferentialContract
         for (int i : order) {
             UserId sender = senders.get(i);
             String body = "flood of step " + index + " from " + sender;
+            Sender from = standing(names.indexOf(sender));
             Outcome.expectSame(context + ", the delivery from " + sender,
-                    Outcome.of(() -> reference.deliver(recipient, sender, body, at)), outcomes.get(i));
+                    Outcome.of(() -> reference.deliver(recipient, sender, body, at, from)), outcomes.get(i));
         }
     }
 
@@ -247,6 +251,14 @@ public abstract class MailboxesDifferentialContract extends DifferentialContract
                 .list().ofMinSize(10).ofMaxSize(50);
     }
 
+    /**
+     * The first user of the pool shares a chat with everyone, the others with no one, so strangers
+     * outnumber the share a mailbox of {@link #LIMITS} leaves them, and compete for it.
+     */
+    static Sender standing(int sender) {
+        return sender == 0 ? Sender.CO_MEMBER : Sender.STRANGER;
+    }
+
     /** Pool index to id, under a prefix of its own for each try. */
     record Names(String prefix) {
 
@@ -264,6 +276,10 @@ public abstract class MailboxesDifferentialContract extends DifferentialContract
                 users.add(user(index));
             }
             return users;
+        }
+
+        int indexOf(UserId user) {
+            return Integer.parseInt(user.value().substring(user.value().lastIndexOf("-u") + 2));
         }
 
         List<UserId> usersIn(int bits) {

@@ -91,6 +91,10 @@ final class Reference {
         return existing(chat).chat().join(by, user);
     }
 
+    Joined accept(ChatId chat, UserId inviter, UserId invitee, long joinPoint) {
+        return existing(chat).chat().accept(inviter, invitee, joinPoint);
+    }
+
     Left leave(ChatId chat, UserId user) {
         Left left = existing(chat).chat().leave(user);
         if (left.chatDeleted()) {
@@ -116,6 +120,10 @@ final class Reference {
                 .filter(kept -> kept.chat().isMember(user))
                 .map(kept -> kept.chat().summaryFor(user))
                 .toList();
+    }
+
+    List<ChatId> chatIdsOf(UserId user) {
+        return chatsOf(user).stream().map(ChatSummary::chat).toList();
     }
 
     long lastId(ChatId chat) {

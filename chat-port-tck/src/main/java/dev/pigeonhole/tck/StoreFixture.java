@@ -4,6 +4,7 @@ import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.ChatLock;
 import dev.pigeonhole.domain.port.out.Chats;
+import dev.pigeonhole.domain.port.out.Consents;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import dev.pigeonhole.domain.port.out.PresenceRegistry;
 import dev.pigeonhole.domain.port.out.Quotas;
@@ -24,6 +25,7 @@ import java.util.function.Supplier;
  * anything.
  *
  * @param quotas          the users' buckets for the rarer writes
+ * @param consents        each user's consent: add policy, blocks, invitations
  * @param anotherInstance the same buckets as a second server sharing this store sees them: through
  *                        a connection of its own on Redis; the very same object in memory, where a
  *                        second server has no store to share. Closed with the fixture
@@ -38,7 +40,8 @@ import java.util.function.Supplier;
  *                        this order
  */
 public record StoreFixture(Chats chats, Mailboxes mailboxes, PresenceRegistry presence, ChatLock lock,
-                           Channels channels, Quotas quotas, Supplier<Quotas> anotherInstance, Runnable liveDrop,
+                           Channels channels, Quotas quotas, Consents consents, Supplier<Quotas> anotherInstance,
+                           Runnable liveDrop,
                            Function<ChatId, Set<String>> traces, List<AutoCloseable> resources)
         implements AutoCloseable {
 

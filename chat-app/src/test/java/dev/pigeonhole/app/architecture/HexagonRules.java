@@ -57,8 +57,9 @@ public final class HexagonRules {
      * The model's chapters, as a reader meets them: the root holds what every chapter shares (the
      * ids, the refusals, the millisecond); {@code limits} the bounds; {@code chat} and
      * {@code mailbox} one aggregate each, knowing nothing of the other or of live connections;
-     * {@code live} the events that announce what they answer, so it is the one chapter that
-     * reads the others.
+     * {@code consent} a user's say over who reaches it, an aggregate as alone as those two (whether
+     * two users share a chat is handed to it, never looked up); {@code live} the events that
+     * announce what they answer, so it is the one chapter that reads the others.
      */
     @ArchTest
     public static final ArchRule model_chapters_depend_inwards = layeredArchitecture()
@@ -67,10 +68,12 @@ public final class HexagonRules {
             .layer("limits").definedBy("..domain.model.limits..")
             .layer("chat").definedBy("..domain.model.chat..")
             .layer("mailbox").definedBy("..domain.model.mailbox..")
+            .layer("consent").definedBy("..domain.model.consent..")
             .layer("live").definedBy("..domain.model.live..")
             .whereLayer("live").mayNotBeAccessedByAnyLayer()
             .whereLayer("chat").mayOnlyBeAccessedByLayers("live")
             .whereLayer("mailbox").mayOnlyBeAccessedByLayers("live")
+            .whereLayer("consent").mayOnlyBeAccessedByLayers("live")
             .whereLayer("limits").mayOnlyBeAccessedByLayers("chat", "mailbox", "live")
             .because("a reader opens one chapter and finds it whole: an aggregate that reached into another, or "
                     + "into the live events that announce it, could no longer be read, tested or changed alone");

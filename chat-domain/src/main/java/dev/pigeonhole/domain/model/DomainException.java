@@ -9,8 +9,8 @@ package dev.pigeonhole.domain.model;
  */
 public abstract sealed class DomainException extends RuntimeException
         permits InvalidIdException, InvalidInputException, UnknownChatException, ChatAlreadyExistsException,
-        NotAMemberException, PrivateChatException, ChatFullException, MailboxFullException, RateLimitedException,
-        StoreUnavailableException {
+        NotAMemberException, ChatFullException, MailboxFullException, RateLimitedException,
+        StoreUnavailableException, NoInvitationException, TooManyChatsException {
 
     protected DomainException(String message) {
         super(message, null, false, false);

@@ -11,8 +11,27 @@ class IdentifiersTest {
     @ParameterizedTest
     @ValueSource(strings = {"alice", "jason22", "a", "A.b_c-9", "827"})
     void accepts_letters_digits_dot_underscore_and_dash(String value) {
-        assertThat(UserId.of(value).value()).isEqualTo(value);
+        assertThat(UserId.of(value).value()).isEqualToIgnoringCase(value);
         assertThat(ChatId.of(value).value()).isEqualTo(value);
+    }
+
+    @org.junit.jupiter.api.Test
+    void a_user_name_is_one_person_however_it_is_capitalised() {
+        assertThat(UserId.of("Casey")).isEqualTo(UserId.of("casey")).isEqualTo(UserId.of("CASEY"))
+                .isEqualTo(UserId.of("cAsey")).hasToString("casey");
+        assertThat(UserId.of("A.b_c-9").value()).isEqualTo("a.b_c-9");
+        assertThat(UserId.of("Casey").compareTo(UserId.of("casey"))).isZero();
+    }
+
+    @org.junit.jupiter.api.Test
+    void a_refused_user_name_is_quoted_as_the_caller_spelled_it() {
+        assertThatThrownBy(() -> UserId.of("Casey Jones")).isInstanceOf(InvalidIdException.class)
+                .hasMessageContaining("'Casey Jones'");
+    }
+
+    @org.junit.jupiter.api.Test
+    void chat_ids_keep_their_case() {
+        assertThat(ChatId.of("Lunch")).isNotEqualTo(ChatId.of("lunch"));
     }
 
     @ParameterizedTest

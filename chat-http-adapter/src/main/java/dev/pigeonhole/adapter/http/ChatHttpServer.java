@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.staticfiles.Location;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.IntSupplier;
@@ -24,6 +25,7 @@ public final class ChatHttpServer implements AutoCloseable {
     private final Javalin javalin;
     private final LiveConnections live;
     private final StoreReadings readings;
+    private final ConnectionsPerAddress connectionsPerAddress;
 
     /**
      * @param upstreamSubscriptions how many pub/sub subscriptions this process holds, for metrics
@@ -37,6 +39,7 @@ public final class ChatHttpServer implements AutoCloseable {
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(upstreamSubscriptions, "upstreamSubscriptions");
         HttpMetrics metrics = new HttpMetrics(registry);
+        this.connectionsPerAddress = new ConnectionsPerAddress(settings.maxConnectionsPerAddress());
         this.live = new LiveConnections(settings.maxLiveConnections());
         this.readings = new StoreReadings(health, useCases.presence().listOnlineUsers(), settings.storeReadingsEvery());
         metrics.gauge("pigeonhole.presence.online", "users seen within the presence window, as last read",
@@ -56,6 +59,9 @@ public final class ChatHttpServer implements AutoCloseable {
                 server.setStopTimeout(settings.stopTimeout().toMillis());
                 // What Jetty refuses before any route sees it (a broken URI, oversized headers).
                 server.setErrorHandler(new JettyProblems());
+                // Both look at the connectors, which Javalin adds after this and before starting the server.
+                server.addBean(new HeaderDeadline(server, settings.headerTimeout()));
+                server.addBean(connectionsPerAddress.installer(server));
             });
             config.jetty.modifyWebSocketServletFactory(factory -> {
                 factory.setIdleTimeout(settings.liveIdleTimeout());
@@ -92,6 +98,7 @@ public final class ChatHttpServer implements AutoCloseable {
             new SessionRoutes(tokens, settings.devLogin()).register(endpoints);
             new ChatRoutes(useCases.chat(), metrics).register(endpoints);
             new MailboxRoutes(useCases.mailbox(), metrics).register(endpoints);
+            new ConsentRoutes(useCases.consent()).register(endpoints);
             new PresenceRoutes(useCases.presence()).register(endpoints);
             new OperationsRoutes(readings, registry).register(endpoints);
             new LiveRoutes(useCases.live(), live, metrics, settings).register(config.routes, endpoints);
@@ -119,6 +126,11 @@ public final class ChatHttpServer implements AutoCloseable {
 
     public int port() {
         return javalin.port();
+    }
+
+    /** How many connections this address holds open now, as the per-address limit counts them. */
+    int connectionsFrom(InetAddress address) {
+        return connectionsPerAddress.openFrom(address);
     }
 
     /** Every route as "METHOD /path", as the router holds them: what the OpenAPI test checks. */

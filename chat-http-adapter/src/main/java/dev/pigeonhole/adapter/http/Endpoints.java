@@ -8,6 +8,8 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.io.EofException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +33,7 @@ final class Endpoints {
     }
 
     private static final String BEARER = "Bearer ";
+    private static final String BODY_READ = "pigeonhole.body-read";
     private static final Logger LOG = LoggerFactory.getLogger(Endpoints.class);
 
     private final RoutesConfig routes;
@@ -85,12 +88,38 @@ final class Endpoints {
 
     /** The request body, which cannot be larger than the limit once past {@link #refuseOversized}. */
     static byte[] body(Context ctx) {
+        byte[] body;
         try {
-            return ctx.bodyAsBytes();
+            body = ctx.bodyAsBytes();
         } catch (HttpResponseException e) {
             // A chunked body carries no length up front; Javalin stops reading at its own limit.
             throw tooLarge(e.getStatus() == 413 ? "the request body is over the limit" : e.getMessage());
+        } catch (Exception e) {
+            throw unreadable(ctx, e);
         }
+        ctx.attribute(BODY_READ, true);
+        return body;
+    }
+
+    /**
+     * A body the client broke (a chunk size that is no number, fewer bytes than it announced) is
+     * the client's mistake, not the server's: a 400, and one line for the operator, without the
+     * stack trace a bug would deserve.
+     */
+    private static RuntimeException unreadable(Context ctx, Exception failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            boolean clientsFault = cause instanceof HttpException http && http.getCode() >= 400 && http.getCode() < 500
+                    || cause instanceof EofException;
+            if (clientsFault) {
+                String reason = cause instanceof HttpException http && http.getReason() != null
+                        ? http.getReason() : "the body ended early";
+                LOG.warn("unreadable request body from {} on {} {}: {}", ctx.req().getRemoteAddr(), ctx.method(),
+                        ctx.path(), reason);
+                return Problem.of(400, "bad-request", "Bad Request",
+                        "the server could not read the request body: " + reason);
+            }
+        }
+        return failure instanceof RuntimeException unchecked ? unchecked : new IllegalStateException(failure);
     }
 
     private void refuseOversized(Context ctx) {

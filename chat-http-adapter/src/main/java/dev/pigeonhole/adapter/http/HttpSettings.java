@@ -17,9 +17,14 @@ import java.time.Duration;
  *                              a client that lets more pile up is cut off as slow
  * @param storeReadingsEvery    how often the server reads what {@code /metrics} and {@code /health}
  *                              show of the store; scrapes in between are answered from memory
+ * @param headerTimeout         how long a request's headers may take to arrive, from its first
+ *                              byte; a connection still sending them then is closed
+ * @param maxConnectionsPerAddress connections one client address may hold open at once; one more
+ *                              is closed as soon as it is accepted
  */
 public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopTimeout, Duration liveIdleTimeout,
-                           int maxLiveConnections, int maxUnsentBytes, Duration storeReadingsEvery) {
+                           int maxLiveConnections, int maxUnsentBytes, Duration storeReadingsEvery,
+                           Duration headerTimeout, int maxConnectionsPerAddress) {
 
     public static final int DEFAULT_MAX_REQUEST_BYTES = 64 * 1024;
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
@@ -31,6 +36,10 @@ public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopT
     public static final int DEFAULT_MAX_UNSENT_BYTES = 1024 * 1024;
     /** Fresh enough for a dashboard; at most two store calls per server every five seconds. */
     public static final Duration DEFAULT_STORE_READINGS_EVERY = Duration.ofSeconds(5);
+    /** Ample for any client on any network; a trickle of one header line every few seconds is an attack. */
+    public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
+    /** Room for a busy office or carrier NAT behind one address; far below what exhausts the server's files. */
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 100;
 
     public HttpSettings {
         if (maxRequestBytes < 1) {
@@ -51,11 +60,18 @@ public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopT
         if (storeReadingsEvery.toMillis() < 1) {
             throw new IllegalArgumentException("storeReadingsEvery must be at least a millisecond, not " + storeReadingsEvery);
         }
+        if (headerTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("headerTimeout must be at least a millisecond, not " + headerTimeout);
+        }
+        if (maxConnectionsPerAddress < 1) {
+            throw new IllegalArgumentException("maxConnectionsPerAddress must be at least 1, not " + maxConnectionsPerAddress);
+        }
     }
 
     public HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopTimeout) {
         this(devLogin, maxRequestBytes, stopTimeout, DEFAULT_LIVE_IDLE_TIMEOUT, DEFAULT_MAX_LIVE_CONNECTIONS,
-                DEFAULT_MAX_UNSENT_BYTES, DEFAULT_STORE_READINGS_EVERY);
+                DEFAULT_MAX_UNSENT_BYTES, DEFAULT_STORE_READINGS_EVERY, DEFAULT_HEADER_TIMEOUT,
+                DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
     }
 
     public static HttpSettings defaults(boolean devLogin) {
@@ -64,21 +80,31 @@ public record HttpSettings(boolean devLogin, int maxRequestBytes, Duration stopT
 
     public HttpSettings withLiveIdleTimeout(Duration value) {
         return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, value, maxLiveConnections, maxUnsentBytes,
-                storeReadingsEvery);
+                storeReadingsEvery, headerTimeout, maxConnectionsPerAddress);
     }
 
     public HttpSettings withMaxLiveConnections(int value) {
         return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, value, maxUnsentBytes,
-                storeReadingsEvery);
+                storeReadingsEvery, headerTimeout, maxConnectionsPerAddress);
     }
 
     public HttpSettings withMaxUnsentBytes(int value) {
         return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, maxLiveConnections, value,
-                storeReadingsEvery);
+                storeReadingsEvery, headerTimeout, maxConnectionsPerAddress);
     }
 
     public HttpSettings withStoreReadingsEvery(Duration value) {
         return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, maxLiveConnections,
-                maxUnsentBytes, value);
+                maxUnsentBytes, value, headerTimeout, maxConnectionsPerAddress);
+    }
+
+    public HttpSettings withHeaderTimeout(Duration value) {
+        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, maxLiveConnections,
+                maxUnsentBytes, storeReadingsEvery, value, maxConnectionsPerAddress);
+    }
+
+    public HttpSettings withMaxConnectionsPerAddress(int value) {
+        return new HttpSettings(devLogin, maxRequestBytes, stopTimeout, liveIdleTimeout, maxLiveConnections,
+                maxUnsentBytes, storeReadingsEvery, headerTimeout, value);
     }
 }

@@ -7,10 +7,11 @@ import dev.pigeonhole.domain.model.DomainException;
 import dev.pigeonhole.domain.model.InvalidIdException;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.MailboxFullException;
+import dev.pigeonhole.domain.model.NoInvitationException;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.domain.model.TooManyChatsException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -49,10 +50,11 @@ final class Problems {
             case InvalidInputException e -> Problem.of(400, "invalid-input", "Invalid input", e.getMessage());
             case UnknownChatException e -> Problem.of(404, "unknown-chat", "Unknown chat", e.getMessage());
             case NotAMemberException e -> Problem.of(403, "not-a-member", "Not a member", e.getMessage());
-            case PrivateChatException e -> Problem.of(403, "private-chat", "Private chat", e.getMessage());
             case ChatAlreadyExistsException e -> Problem.of(409, "chat-exists", "Chat already exists", e.getMessage());
             case ChatFullException e -> Problem.of(409, "chat-full", "Chat full", e.getMessage());
             case MailboxFullException e -> Problem.of(409, "mailbox-full", "Mailbox full", e.getMessage());
+            case NoInvitationException e -> Problem.of(404, "no-invitation", "No invitation", e.getMessage());
+            case TooManyChatsException e -> Problem.of(409, "too-many-chats", "Too many chats", e.getMessage());
             case RateLimitedException e -> Problem.tooManyRequests("rate-limited", "Too many requests", e.getMessage(),
                     e.retryAfter());
             case StoreUnavailableException e -> {

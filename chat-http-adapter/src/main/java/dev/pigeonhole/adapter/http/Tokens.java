@@ -18,6 +18,7 @@ import java.time.InstantSource;
 import java.util.Date;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Bearer tokens: JWTs signed with HS256 under one secret, naming the user in {@code sub}. Every
@@ -30,6 +31,12 @@ public final class Tokens {
     public static final int MIN_SECRET_BYTES = 32;
     public static final Duration DEFAULT_LIFETIME = Duration.ofHours(12);
     private static final String ISSUER = "pigeonhole";
+    /**
+     * A compact JWS as this service issues it: three base64url segments, unpadded. The parser
+     * forgives more (padding, stray characters it skips while decoding), so an altered token
+     * would otherwise still verify as the token it was altered from.
+     */
+    private static final Pattern COMPACT_JWS = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
 
     private final byte[] secret;
     private final Duration lifetime;
@@ -88,6 +95,10 @@ public final class Tokens {
 
     /** The user a token names, or a 401 problem saying why it is not accepted. */
     UserId verify(String token) {
+        if (!COMPACT_JWS.matcher(token).matches()) {
+            throw Problem.unauthorized("the bearer token is not a signed JWT: it must be three base64url segments "
+                    + "without padding");
+        }
         SignedJWT jwt;
         try {
             jwt = SignedJWT.parse(token);

@@ -6,5 +6,6 @@ package dev.pigeonhole.adapter.http;
  * alone, so whoever builds this names each part it hands over instead of counting fourteen
  * positions, and a route sees only its own use cases.
  */
-public record UseCases(ChatUseCases chat, MailboxUseCases mailbox, PresenceUseCases presence, LiveUseCases live) {
+public record UseCases(ChatUseCases chat, MailboxUseCases mailbox, ConsentUseCases consent, PresenceUseCases presence,
+                       LiveUseCases live) {
 }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
@@ -24,8 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Who may do what, route by route: nobody without a valid token, nobody in a chat they are not a
  * member of, nobody bringing anyone into a chat they are not in, nobody into a private chat by
- * themselves, nobody leaving on someone else's behalf, and a refused request neither reveals nor
- * changes anything. One server for the class; every test works on its own users and chat.
+ * themselves, nobody leaving on someone else's behalf, nobody answering someone else's invitation
+ * or touching someone else's blocks and settings, and a refused request neither reveals nor
+ * changes anything, not even that a private chat exists. One server for the class; every test
+ * works on its own users and chat.
  */
 class AuthorizationMatrixTest {
 
@@ -44,6 +47,14 @@ class AuthorizationMatrixTest {
         DELIVER("POST", "/api/users/{member}/mailbox", "{\"message\":\"hello\"}", 201),
         READ_MAILBOX("GET", "/api/mailbox", null, 200),
         ACKNOWLEDGE_MAILBOX("POST", "/api/mailbox/read", "{\"upTo\":1}", 204),
+        LIST_INVITATIONS("GET", "/api/invitations", null, 200),
+        ACCEPT_INVITATION("POST", "/api/invitations/{invited}/accept", null, 204),
+        DECLINE_INVITATION("POST", "/api/invitations/{invited}/decline", null, 204),
+        LIST_BLOCKS("GET", "/api/blocks", null, 200),
+        BLOCK("POST", "/api/blocks", "{\"user\":\"{newcomer}\"}", 204),
+        UNBLOCK("DELETE", "/api/blocks/{member}", null, 204),
+        SETTINGS("GET", "/api/settings", null, 200),
+        CHOOSE_SETTINGS("PUT", "/api/settings", "{\"addPolicy\":\"anyone\"}", 204),
         PRESENCE("GET", "/api/presence", null, 200),
         EVENTS("GET", "/api/events", null, 200);
 
@@ -78,7 +89,10 @@ class AuthorizationMatrixTest {
     private String member;
     private String stranger;
     private String newcomer;
+    private String inviter;
     private String chat;
+    /** A chat the owner is invited to and not yet a member of. */
+    private String invited;
     private List<String> secrets;
 
     @BeforeAll
@@ -99,9 +113,11 @@ class AuthorizationMatrixTest {
         member = "member-" + run;
         stranger = "stranger-" + run;
         newcomer = "newcomer-" + run;
+        inviter = "inviter-" + run;
         chat = "chat-" + run;
+        invited = "invited-" + run;
         secrets = List.of(MARKER + " first " + run, MARKER + " second " + run, MARKER + " reply " + run,
-                MARKER + " direct " + run);
+                MARKER + " direct " + run, MARKER + " invitation " + run);
         String ownerToken = api.client.signIn(owner);
         String memberToken = api.client.signIn(member);
         expect(201, api.client.post("/api/chats", ownerToken, "{\"members\":[\"" + member + "\"],\"message\":\""
@@ -109,6 +125,10 @@ class AuthorizationMatrixTest {
         expect(201, api.client.post("/api/chats/" + chat + "/messages", ownerToken, message(secrets.get(1))));
         expect(201, api.client.post("/api/chats/" + chat + "/messages", memberToken, message(secrets.get(2))));
         expect(201, api.client.post("/api/users/" + owner + "/mailbox", memberToken, message(secrets.get(3))));
+        // The server adds directly by default here; the owner alone asks strangers to invite it.
+        expect(204, api.client.send("PUT", "/api/settings", ownerToken, "{\"addPolicy\":\"co-members\"}"));
+        expect(201, api.client.post("/api/chats", api.client.signIn(inviter), "{\"members\":[\"" + owner
+                + "\"],\"message\":\"" + secrets.get(4) + "\",\"chatId\":\"" + invited + "\"}"));
     }
 
     static Stream<Arguments> routesWithBadCredentials() {
@@ -151,31 +171,39 @@ class AuthorizationMatrixTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("chatRoutesRefusedToStrangers")
-    void a_non_member_cannot_read_send_to_acknowledge_or_leave_a_chat_and_changes_nothing(Route route) {
+    void a_non_member_cannot_read_send_to_acknowledge_join_or_leave_a_private_chat_and_changes_nothing(Route route) {
         String before = snapshot();
 
         ApiClient.Response response = api.client.send(route.method, path(route, stranger), api.client.signIn(stranger),
                 body(route));
 
-        assertProblem(response, 403, "not-a-member");
+        assertProblem(response, 404, "unknown-chat");
         assertNothingLeaks(response);
         assertThat(snapshot()).isEqualTo(before);
     }
 
     static Stream<Route> chatRoutesRefusedToStrangers() {
-        return Stream.of(Route.SEND, Route.READ, Route.ACKNOWLEDGE, Route.ACKNOWLEDGE_MANY, Route.INVITE, Route.LEAVE);
+        return Stream.of(Route.SEND, Route.READ, Route.ACKNOWLEDGE, Route.ACKNOWLEDGE_MANY, Route.INVITE, Route.LEAVE,
+                Route.JOIN_YOURSELF);
     }
 
-    @Test
-    void a_non_member_cannot_join_a_private_chat_by_itself_and_changes_nothing() {
-        String before = snapshot();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("chatRoutesRefusedToStrangers")
+    void to_a_non_member_a_private_chat_answers_exactly_as_a_missing_one(Route route) {
+        String token = api.client.signIn(stranger);
+        String missing = chat + "-missing";
 
-        ApiClient.Response response = api.client.send("POST", path(Route.JOIN_YOURSELF, stranger),
-                api.client.signIn(stranger), null);
+        ApiClient.Response existing = api.client.send(route.method, path(route, stranger), token, body(route));
+        ApiClient.Response absent = api.client.send(route.method, path(route, stranger).replace(chat, missing), token,
+                body(route) == null ? null : body(route).replace(chat, missing));
 
-        assertProblem(response, 403, "private-chat");
-        assertNothingLeaks(response);
-        assertThat(snapshot()).isEqualTo(before);
+        JsonNode toExisting = assertProblem(existing, 404, "unknown-chat");
+        JsonNode toAbsent = assertProblem(absent, 404, "unknown-chat");
+        for (String field : List.of("type", "title", "status")) {
+            assertThat(toExisting.get(field)).as(field).isEqualTo(toAbsent.get(field));
+        }
+        assertThat(toExisting.get("detail").stringValue())
+                .isEqualTo(toAbsent.get("detail").stringValue().replace(missing, chat));
     }
 
     @Test
@@ -298,6 +326,98 @@ class AuthorizationMatrixTest {
                 .containsExactly(secrets.get(0), secrets.get(1), secrets.get(2));
     }
 
+    /** How a valid token is altered; each alteration leaves a string the old, lenient parser still read. */
+    static Stream<Arguments> alteredTokens() {
+        return Stream.of(
+                Arguments.of("'!' appended", (UnaryOperator<String>) t -> t + "!"),
+                Arguments.of("'~' appended", (UnaryOperator<String>) t -> t + "~"),
+                Arguments.of("'=' appended", (UnaryOperator<String>) t -> t + "="),
+                Arguments.of("'==' appended", (UnaryOperator<String>) t -> t + "=="),
+                Arguments.of("'.' appended", (UnaryOperator<String>) t -> t + "."),
+                Arguments.of("a fourth segment", (UnaryOperator<String>) t -> t + ".e30"),
+                Arguments.of("'+' appended", (UnaryOperator<String>) t -> t + "+"),
+                Arguments.of("'/' appended", (UnaryOperator<String>) t -> t + "/"),
+                Arguments.of("'!' inside the signature", (UnaryOperator<String>) t -> insert(t, 2, "!")),
+                Arguments.of("'=' inside the signature", (UnaryOperator<String>) t -> insert(t, 2, "=")),
+                Arguments.of("'~' inside the claims", (UnaryOperator<String>) t -> insert(t, 1, "~")),
+                Arguments.of("'!' inside the header", (UnaryOperator<String>) t -> insert(t, 0, "!")),
+                Arguments.of("'.' in front", (UnaryOperator<String>) t -> "." + t));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("alteredTokens")
+    void a_token_altered_outside_base64url_is_refused_though_it_decodes_to_the_same(String why,
+                                                                                    UnaryOperator<String> alter) {
+        String token = api.tokens.issue(UserId.of(owner));
+        assertThat(api.client.get("/api/chats", token).status()).as("the token unaltered").isEqualTo(200);
+
+        ApiClient.Response response = api.client.get("/api/chats", alter.apply(token));
+
+        JsonNode problem = assertProblem(response, 401, "unauthorized");
+        assertThat(problem.get("detail").stringValue()).contains("not a signed JWT");
+        assertNothingLeaks(response);
+    }
+
+    /** {@code text} put in the middle of one of the token's three segments. */
+    private static String insert(String token, int segment, String text) {
+        String[] parts = token.split("\\.");
+        int middle = parts[segment].length() / 2;
+        parts[segment] = parts[segment].substring(0, middle) + text + parts[segment].substring(middle);
+        return String.join(".", parts);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invitationAnswers")
+    void nobody_answers_an_invitation_made_to_someone_else_and_it_changes_nothing(Route route) {
+        String before = snapshot();
+
+        for (String caller : List.of(stranger, member, inviter)) {
+            ApiClient.Response response = api.client.send(route.method, path(route, caller), api.client.signIn(caller),
+                    body(route));
+
+            assertProblem(response, 404, "no-invitation");
+            assertNothingLeaks(response);
+        }
+        assertThat(snapshot()).isEqualTo(before);
+        assertThat(StoreSnapshot.read(api, "/api/invitations", owner)).contains(invited);
+    }
+
+    static Stream<Route> invitationAnswers() {
+        return Stream.of(Route.ACCEPT_INVITATION, Route.DECLINE_INVITATION);
+    }
+
+    @Test
+    void an_invitee_reads_nothing_of_the_chat_until_it_accepts() {
+        String ownerToken = api.client.signIn(owner);
+
+        ApiClient.Response before = api.client.get("/api/chats/" + invited + "/messages", ownerToken);
+        ApiClient.Response send = api.client.post("/api/chats/" + invited + "/messages", ownerToken, message("early"));
+
+        // To an invitee a private chat is as hidden as to anyone else outside it.
+        assertProblem(before, 404, "unknown-chat");
+        assertProblem(send, 404, "unknown-chat");
+        assertNothingLeaks(before);
+        assertThat(StoreSnapshot.read(api, "/api/pending", owner)).doesNotContain(invited);
+        expect(204, api.client.post("/api/invitations/" + invited + "/accept", ownerToken));
+        assertThat(StoreSnapshot.history(api, invited, owner)).contains(secrets.get(4));
+    }
+
+    @Test
+    void the_consent_routes_read_and_change_only_the_callers_own() {
+        String before = StoreSnapshot.of(api, List.of(owner, member, newcomer, inviter), chat, owner);
+        String strangerToken = api.client.signIn(stranger);
+
+        ApiClient.Response invitations = api.client.get("/api/invitations", strangerToken);
+        expect(204, api.client.post("/api/blocks", strangerToken, "{\"user\":\"" + inviter + "\"}"));
+        expect(204, api.client.delete("/api/blocks/" + member, strangerToken));
+        expect(204, api.client.send("PUT", "/api/settings", strangerToken, "{\"addPolicy\":\"co-members\"}"));
+
+        assertThat(invitations.json().get("invitations").values()).isEmpty();
+        assertThat(invitations.body()).doesNotContain(invited).doesNotContain(owner);
+        assertThat(StoreSnapshot.of(api, List.of(owner, member, newcomer, inviter), chat, owner)).isEqualTo(before);
+        assertThat(StoreSnapshot.read(api, "/api/blocks", stranger)).contains(inviter);
+    }
+
     @Test
     void with_dev_login_off_nobody_is_signed_in_by_name() {
         try (TestApi locked = TestApi.start(Limits.DEFAULTS, HttpSettings.defaults(false))) {
@@ -345,7 +465,8 @@ class AuthorizationMatrixTest {
     }
 
     private String path(Route route, String caller) {
-        return route.template.replace("{chat}", chat).replace("{member}", member).replace("{self}", caller);
+        return route.template.replace("{chat}", chat).replace("{member}", member).replace("{self}", caller)
+                .replace("{invited}", invited);
     }
 
     private String body(Route route) {
@@ -354,7 +475,7 @@ class AuthorizationMatrixTest {
     }
 
     private String snapshot() {
-        return StoreSnapshot.of(api, List.of(owner, member, stranger, newcomer), chat, owner);
+        return StoreSnapshot.of(api, List.of(owner, member, stranger, newcomer, inviter), chat, owner);
     }
 
     /** Every seeded text carries the marker, so even a fragment of one in an answer shows. */

@@ -1,5 +1,7 @@
 package dev.pigeonhole.adapter.http;
 
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -8,15 +10,28 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.slf4j.LoggerFactory;
 
 import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -180,6 +195,19 @@ class BadInputTest {
                 Case.of("a blank first message", "POST", "/api/chats", "{\"members\":[\"bob\"],\"message\":\" \"}", 400,
                         "invalid-input"),
                 Case.of("a blank direct message", "POST", "/api/users/bob/mailbox", message(" "), 400, "invalid-input"),
+
+                // Control characters in a body: C0 but tab and line feed, and DEL.
+                Case.of("a message with NUL", "POST", ROOM + "/messages", message("a\\u0000b"), 400, "invalid-input"),
+                Case.of("a message with ESC", "POST", ROOM + "/messages", message("\\u001b[2J"), 400, "invalid-input"),
+                Case.of("a message with DEL", "POST", ROOM + "/messages", message("a\\u007fb"), 400, "invalid-input"),
+                Case.of("a message with a carriage return", "POST", ROOM + "/messages", message("a\\r\\nb"), 400,
+                        "invalid-input"),
+                Case.of("a direct message with NUL", "POST", "/api/users/bob/mailbox", message("\\u0000"), 400,
+                        "invalid-input"),
+                Case.of("a direct message with ESC", "POST", "/api/users/bob/mailbox", message("hi \\u001b[31m"), 400,
+                        "invalid-input"),
+                Case.of("a first message with a bell", "POST", "/api/chats",
+                        "{\"members\":[\"bob\"],\"message\":\"ding\\u0007\"}", 400, "invalid-input"),
                 Case.of("a negative upTo", "POST", ROOM + "/read", "{\"upTo\":-1}", 400, "invalid-input"),
                 Case.of("an upTo beyond the chat's last id", "POST", ROOM + "/read", "{\"upTo\":999999}", 400,
                         "invalid-input"),
@@ -211,8 +239,8 @@ class BadInputTest {
                         "{\"chats\":{\"room\":999999}}", 400, "invalid-input"),
                 Case.of("an unknown chat in a batch", "POST", "/api/read", "{\"chats\":{\"room\":1,\"nowhere\":1}}",
                         404, "unknown-chat"),
-                new Case("a batch with a chat one is not in", "mallory", "POST", "/api/read",
-                        "{\"chats\":{\"room\":1}}", 403, "not-a-member"),
+                new Case("a batch with a private chat one is not in", "mallory", "POST", "/api/read",
+                        "{\"chats\":{\"room\":1}}", 404, "unknown-chat"),
 
                 // Chats that are not there, or not the caller's.
                 Case.of("sending to an unknown chat", "POST", "/api/chats/nowhere/messages", message("hi"), 404,
@@ -223,9 +251,46 @@ class BadInputTest {
                 Case.of("joining an unknown chat", "POST", "/api/chats/nowhere/members", null, 404, "unknown-chat"),
                 Case.of("leaving an unknown chat", "DELETE", "/api/chats/nowhere/members/alice", null, 404,
                         "unknown-chat"),
-                new Case("sending to a chat one is not in", "mallory", "POST", ROOM + "/messages", message("hi"), 403,
-                        "not-a-member"),
-                new Case("reading a chat one is not in", "mallory", "GET", ROOM + "/messages", null, 403, "not-a-member"),
+                // A private chat one is not in answers as an unknown one: its existence is not told.
+                new Case("sending to a private chat one is not in", "mallory", "POST", ROOM + "/messages", message("hi"),
+                        404, "unknown-chat"),
+                new Case("reading a private chat one is not in", "mallory", "GET", ROOM + "/messages", null, 404,
+                        "unknown-chat"),
+                new Case("joining a private chat one is not in", "mallory", "POST", ROOM + "/members", null, 404,
+                        "unknown-chat"),
+
+                // Consent: whom to block and which add policy, each checked once, as a chat's fields are.
+                Case.of("an empty body to block", "POST", "/api/blocks", "", 400, "malformed-json"),
+                Case.of("no user to block", "POST", "/api/blocks", "{}", 400, "missing-field"),
+                Case.of("a null user to block", "POST", "/api/blocks", "{\"user\":null}", 400, "missing-field"),
+                Case.of("a number for the user to block", "POST", "/api/blocks", "{\"user\":7}", 400,
+                        "wrong-field-type"),
+                Case.of("a list of users to block", "POST", "/api/blocks", "{\"user\":[\"bob\"]}", 400,
+                        "wrong-field-type"),
+                Case.of("an extra field to block", "POST", "/api/blocks", "{\"user\":\"bob\",\"quietly\":true}", 400,
+                        "unknown-field"),
+                Case.of("a user to block with a space", "POST", "/api/blocks", "{\"user\":\"a b\"}", 400, "invalid-id"),
+                Case.of("a user to block of 65 characters", "POST", "/api/blocks", "{\"user\":\"" + ID_65 + "\"}", 400,
+                        "invalid-id"),
+                Case.of("blocking oneself", "POST", "/api/blocks", "{\"user\":\"alice\"}", 400, "invalid-input"),
+                Case.of("a user to unblock with a colon", "DELETE", "/api/blocks/a%3Ab", null, 400, "invalid-id"),
+                Case.of("unblocking oneself", "DELETE", "/api/blocks/alice", null, 400, "invalid-input"),
+                Case.of("an invitation to a chat id with a colon", "POST", "/api/invitations/a%3Ab/accept", null, 400,
+                        "invalid-id"),
+                Case.of("declining an invitation to a chat id of 65 characters", "POST",
+                        "/api/invitations/" + ID_65 + "/decline", null, 400, "invalid-id"),
+                Case.of("accepting an invitation never made", "POST", "/api/invitations/room/accept", null, 404,
+                        "no-invitation"),
+                Case.of("declining an invitation never made", "POST", "/api/invitations/nowhere/decline", null, 404,
+                        "no-invitation"),
+                Case.of("an empty body for the settings", "PUT", "/api/settings", "", 400, "malformed-json"),
+                Case.of("no add policy", "PUT", "/api/settings", "{}", 400, "missing-field"),
+                Case.of("a boolean for the add policy", "PUT", "/api/settings", "{\"addPolicy\":true}", 400,
+                        "wrong-field-type"),
+                Case.of("an add policy of nobody", "PUT", "/api/settings", "{\"addPolicy\":\"nobody\"}", 400,
+                        "invalid-input"),
+                Case.of("an extra setting", "PUT", "/api/settings", "{\"addPolicy\":\"anyone\",\"theme\":\"dark\"}",
+                        400, "unknown-field"),
 
                 // Query parameters that are there but unreadable or out of range.
                 Case.of("after=x", "GET", ROOM + "/messages?after=x", null, 400, "invalid-query-parameter"),
@@ -264,6 +329,12 @@ class BadInputTest {
                 Case.of("GET on the session", "GET", "/api/session", null, 405, "method-not-allowed"),
                 Case.of("GET on the members", "GET", ROOM + "/members", null, 405, "method-not-allowed"),
                 Case.of("POST on the event stream", "POST", "/api/events", null, 405, "method-not-allowed"),
+                Case.of("DELETE on the invitations", "DELETE", "/api/invitations", null, 405, "method-not-allowed"),
+                Case.of("GET on an accept", "GET", "/api/invitations/room/accept", null, 405, "method-not-allowed"),
+                Case.of("a path under an invitation", "POST", "/api/invitations/room", null, 404, "no-such-route"),
+                Case.of("PUT on the blocks", "PUT", "/api/blocks", "{\"user\":\"bob\"}", 405, "method-not-allowed"),
+                Case.of("POST on the settings", "POST", "/api/settings", "{\"addPolicy\":\"anyone\"}", 405,
+                        "method-not-allowed"),
                 Case.of("the event stream to a client that does not accept one", "GET", "/api/events", null, 406,
                         "not-acceptable"),
 
@@ -323,6 +394,35 @@ class BadInputTest {
     }
 
     @Test
+    void a_body_with_a_control_character_is_refused_naming_it_and_its_position_and_nothing_is_stored() {
+        String bob = api.client.signIn("bob");
+        String roomBefore = api.client.get(ROOM + "/messages", alice).body();
+        String mailboxBefore = api.client.get("/api/mailbox", bob).body();
+
+        for (String control : List.of("\\u0000", "\\u001b")) {
+            ApiClient.Response sent = api.client.post(ROOM + "/messages", alice, message("0123456789a" + control + "z"));
+            ApiClient.Response delivered = api.client.post("/api/users/bob/mailbox", alice, message("12345" + control));
+
+            String code = control.substring(2).toUpperCase(Locale.ROOT);
+            assertThat(assertProblem(sent, 400, "invalid-input").get("detail").stringValue()).isEqualTo(
+                    "message has a control character (U+" + code + ") at position 12; only tab and line feed are allowed");
+            assertThat(assertProblem(delivered, 400, "invalid-input").get("detail").stringValue())
+                    .contains("(U+" + code + ") at position 6");
+        }
+
+        assertThat(api.client.get(ROOM + "/messages", alice).body()).isEqualTo(roomBefore);
+        assertThat(api.client.get("/api/mailbox", bob).body()).isEqualTo(mailboxBefore);
+    }
+
+    @Test
+    void tab_and_line_feed_are_taken_in_a_body() {
+        ApiClient.Response sent = api.client.post(ROOM + "/messages", alice, message("one\\ttwo\\nthree"));
+
+        assertThat(sent.status()).as(sent.body()).isEqualTo(201);
+        assertThat(sent.json().get("message").stringValue()).isEqualTo("one\ttwo\nthree");
+    }
+
+    @Test
     void a_message_exactly_at_the_limit_is_taken() {
         // The other side of "over the limit": the limit itself is allowed, so that test is about the limit.
         ApiClient.Response response = api.client.post(ROOM + "/messages", alice, message("m".repeat(MAX_BODY)));
@@ -344,6 +444,9 @@ class BadInputTest {
     void a_full_mailbox_refuses_the_next_message() {
         try (TestApi small = TestApi.start(Limits.DEFAULTS.withMailboxCapacity(2), HttpSettings.defaults(true))) {
             String sender = small.client.signIn("alice");
+            // A stranger is refused long before the mailbox is full, and told nothing of it (ConsentTest);
+            // only someone sharing a chat with the owner ever meets a full one.
+            assertThat(small.client.post("/api/chats", sender, create("bob", null)).status()).isEqualTo(201);
             for (int i = 1; i <= 2; i++) {
                 assertThat(small.client.post("/api/users/bob/mailbox", sender, message("note " + i)).status())
                         .isEqualTo(201);
@@ -370,6 +473,34 @@ class BadInputTest {
         assertThat(problem.get("detail").stringValue()).isEqualTo(
                 "cannot acknowledge up to 3 in the mailbox of dora: its ids run from 1 to its last id, 2");
         assertThat(api.client.get("/api/mailbox", owner).body()).isEqualTo(before).contains("note 1", "note 2");
+    }
+
+    @Test
+    void an_unknown_add_policy_is_refused_naming_the_allowed_ones() {
+        ApiClient.Response response = api.client.send("PUT", "/api/settings", alice, "{\"addPolicy\":\"friends\"}");
+
+        JsonNode problem = assertProblem(response, 400, "invalid-input");
+        assertThat(problem.get("detail").stringValue()).contains("anyone", "co-members", "friends");
+    }
+
+    @Test
+    void blocking_past_the_bound_is_refused_and_blocks_no_one_more() {
+        ConsentLimits twoBlocks = new ConsentLimits(AddPolicy.CO_MEMBERS, 100, Duration.ofDays(7), 2, 1_000);
+        try (TestApi small = TestApi.withConsent(TestApi.LIMITS, twoBlocks)) {
+            String owner = small.client.signIn("alice");
+            for (String user : new String[] {"bob", "carol"}) {
+                assertThat(small.client.post("/api/blocks", owner, "{\"user\":\"" + user + "\"}").status()).isEqualTo(204);
+            }
+
+            ApiClient.Response third = small.client.post("/api/blocks", owner, "{\"user\":\"dave\"}");
+            ApiClient.Response again = small.client.post("/api/blocks", owner, "{\"user\":\"bob\"}");
+
+            JsonNode problem = assertProblem(third, 400, "invalid-input");
+            assertThat(problem.get("detail").stringValue()).contains("2");
+            assertThat(again.status()).as("blocking someone already blocked is no new block").isEqualTo(204);
+            assertThat(small.client.get("/api/blocks", owner).json().get("blocked").values())
+                    .extracting(JsonNode::stringValue).containsExactly("bob", "carol");
+        }
     }
 
     @Test
@@ -421,6 +552,96 @@ class BadInputTest {
         ApiClient.Response response = sendChunked(message("chunked").getBytes(StandardCharsets.UTF_8));
 
         assertThat(response.status()).as(response.body()).isEqualTo(201);
+    }
+
+    /** A body broken in its framing; a truncated one ends where the client hangs up its side. */
+    record BrokenBody(String why, String framingAndBody, boolean hangUp) {
+
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
+
+    static Stream<BrokenBody> brokenBodies() {
+        return Stream.of(
+                new BrokenBody("a chunk size past any long", "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\n",
+                        false),
+                new BrokenBody("a chunk size that is not hex",
+                        "Transfer-Encoding: chunked\r\n\r\nnot-hex\r\n{}\r\n0\r\n\r\n", false),
+                new BrokenBody("fewer bytes than the Content-Length", "Content-Length: 100\r\n\r\n{\"user\":\"al", true),
+                new BrokenBody("a chunk cut short", "Transfer-Encoding: chunked\r\n\r\n40\r\n{\"user\":", true));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("brokenBodies")
+    void a_malformed_or_truncated_body_is_a_bad_request_logged_as_one_warning(BrokenBody broken) throws Exception {
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        root.addAppender(log);
+        ApiClient.Response response;
+        try {
+            // No sign-in needed: anyone on the network can send this.
+            response = sendRaw("POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + broken.framingAndBody(), broken.hangUp());
+        } finally {
+            root.detachAppender(log);
+        }
+
+        assertProblem(response, 400, "bad-request");
+        assertThat(log.list).as("what the server logged").noneMatch(event -> event.getLevel().isGreaterOrEqual(Level.ERROR))
+                .noneMatch(event -> event.getThrowableProxy() != null)
+                .anyMatch(event -> event.getLevel() == Level.WARN);
+    }
+
+    /**
+     * The request as these bytes, on a socket of its own, the answer read to the server's end of
+     * it. {@code hangUp} shuts the sending side at once, so a body shorter than it claims ends there.
+     */
+    private static ApiClient.Response sendRaw(String request, boolean hangUp) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.setSoTimeout(10_000);
+            socket.connect(new InetSocketAddress("127.0.0.1", api.server.port()), 5_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            if (hangUp) {
+                socket.shutdownOutput();
+            }
+            return parse(socket.getInputStream().readAllBytes());
+        }
+    }
+
+    /** An HTTP/1.1 answer, its body as sent or de-chunked. */
+    private static ApiClient.Response parse(byte[] raw) {
+        String text = new String(raw, StandardCharsets.ISO_8859_1);
+        int end = text.indexOf("\r\n\r\n");
+        assertThat(end).as("a whole response head in %s", text).isPositive();
+        String[] lines = text.substring(0, end).split("\r\n");
+        Map<String, List<String>> headers = new HashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            headers.put(lines[i].substring(0, colon).strip(), List.of(lines[i].substring(colon + 1).strip()));
+        }
+        String body = text.substring(end + 4);
+        if (headers.keySet().stream().anyMatch(name -> name.equalsIgnoreCase("Transfer-Encoding"))) {
+            ByteArrayOutputStream whole = new ByteArrayOutputStream();
+            int at = 0;
+            while (true) {
+                int lineEnd = body.indexOf("\r\n", at);
+                int size = Integer.parseInt(body.substring(at, lineEnd).strip(), 16);
+                if (size == 0) {
+                    break;
+                }
+                whole.writeBytes(body.substring(lineEnd + 2, lineEnd + 2 + size).getBytes(StandardCharsets.ISO_8859_1));
+                at = lineEnd + 2 + size + 2;
+            }
+            body = whole.toString(StandardCharsets.ISO_8859_1);
+        }
+        int status = Integer.parseInt(lines[0].split(" ")[1]);
+        return new ApiClient.Response(status, new String(body.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8),
+                java.net.http.HttpHeaders.of(headers, (name, value) -> true));
     }
 
     /** Sent with no Content-Length: a body from a stream of unknown length goes out chunked over HTTP/1.1. */

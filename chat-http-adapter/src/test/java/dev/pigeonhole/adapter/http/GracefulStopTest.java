@@ -65,7 +65,7 @@ class GracefulStopTest {
                 return real.presence().listOnlineUsers().onlineCount();
             }
         };
-        return new UseCases(real.chat(), real.mailbox(), new PresenceUseCases(real.presence().touchPresence(), held),
+        return new UseCases(real.chat(), real.mailbox(), real.consent(), new PresenceUseCases(real.presence().touchPresence(), held),
                 real.live());
     }
 

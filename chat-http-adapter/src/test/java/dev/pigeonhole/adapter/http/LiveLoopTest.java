@@ -57,8 +57,7 @@ class LiveLoopTest {
     /** Bob has one message waiting in a chat with alice, for his feed's catch-up. */
     @BeforeEach
     void openChatWithOneMessage() {
-        new ChatService(store, channels, new InMemoryQuotas(clock), Limits.DEFAULTS, clock)
-                .create(new CreateChat.Command(ALICE, Set.of(BOB), Optional.of(ChatId.of("c")), "one"));
+        store.open(ChatId.of("c"), ALICE, Set.of(BOB), "one", clock.instant());
     }
 
     @AfterEach

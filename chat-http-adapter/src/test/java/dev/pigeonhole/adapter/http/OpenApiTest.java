@@ -69,6 +69,9 @@ class OpenApiTest {
 
         call(201, "POST", "/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"lunch?\",\"chatId\":\"lunch\"}");
         call(201, "POST", "/api/chats", alice, "{\"members\":[\"carol\"],\"message\":\"hi carol\"}");
+        // To dave, who is in neither, the private lunch is unknown (404) and the open picnic says 403.
+        call(201, "POST", "/api/chats", alice, "{\"members\":[],\"message\":\"all welcome\",\"chatId\":\"picnic\","
+                + "\"open\":true}");
         call(409, "POST", "/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"again\",\"chatId\":\"lunch\"}");
         call(400, "POST", "/api/chats", alice, "{\"members\":[\"bob\",\"carol\",\"dave\"],\"message\":\"crowd\"}");
         call(400, "POST", "/api/chats", alice, "{\"members\":[\"bob\"],\"message\":");
@@ -81,13 +84,15 @@ class OpenApiTest {
         call(201, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"yes\"}", "lunch");
         call(201, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"noon?\"}", "lunch");
         call(400, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"   \"}", "lunch");
-        call(403, "POST", "/api/chats/{chat}/messages", dave, "{\"message\":\"let me in\"}", "lunch");
+        call(403, "POST", "/api/chats/{chat}/messages", dave, "{\"message\":\"let me in\"}", "picnic");
+        call(404, "POST", "/api/chats/{chat}/messages", dave, "{\"message\":\"let me in\"}", "lunch");
         call(404, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"anyone?\"}", "nowhere");
         call(413, "POST", "/api/chats/{chat}/messages", bob, "{\"message\":\"" + OVER_THE_LIMIT + "\"}", "lunch");
 
         call(200, "GET", "/api/chats/{chat}/messages?after=1&limit=10", alice, null, "lunch");
         call(400, "GET", "/api/chats/{chat}/messages?after=soon", alice, null, "lunch");
-        call(403, "GET", "/api/chats/{chat}/messages", dave, null, "lunch");
+        call(403, "GET", "/api/chats/{chat}/messages", dave, null, "picnic");
+        call(404, "GET", "/api/chats/{chat}/messages", dave, null, "lunch");
         call(404, "GET", "/api/chats/{chat}/messages", alice, null, "nowhere");
 
         call(200, "GET", "/api/pending?limit=10", alice, null);
@@ -95,16 +100,18 @@ class OpenApiTest {
 
         call(204, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":3}", "lunch");
         call(400, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":\"3\"}", "lunch");
-        call(403, "POST", "/api/chats/{chat}/read", dave, "{\"upTo\":1}", "lunch");
+        call(403, "POST", "/api/chats/{chat}/read", dave, "{\"upTo\":1}", "picnic");
         call(404, "POST", "/api/chats/{chat}/read", alice, "{\"upTo\":1}", "nowhere");
         call(204, "POST", "/api/read", alice, "{\"chats\":{\"lunch\":3}}");
         call(400, "POST", "/api/read", alice, "{\"chats\":{}}");
-        call(403, "POST", "/api/read", dave, "{\"chats\":{\"lunch\":1}}");
+        call(403, "POST", "/api/read", dave, "{\"chats\":{\"picnic\":1}}");
+        call(404, "POST", "/api/read", dave, "{\"chats\":{\"lunch\":1}}");
         call(404, "POST", "/api/read", alice, "{\"chats\":{\"lunch\":1,\"nowhere\":1}}");
 
         call(204, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"carol\"}", "lunch");
         call(409, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"dave\"}", "lunch");
-        call(403, "POST", "/api/chats/{chat}/members", dave, null, "lunch");
+        call(403, "POST", "/api/chats/{chat}/members", dave, "{\"user\":\"carol\"}", "picnic");
+        call(404, "POST", "/api/chats/{chat}/members", dave, null, "lunch");
         call(404, "POST", "/api/chats/{chat}/members", dave, null, "nowhere");
         call(400, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"no one\"}", "lunch");
 
@@ -112,15 +119,39 @@ class OpenApiTest {
         call(204, "DELETE", "/api/chats/{chat}/members/{user}", carol, null, "lunch", "carol");
         call(404, "DELETE", "/api/chats/{chat}/members/{user}", carol, null, "nowhere", "carol");
 
+        // Alice shares lunch with bob; carol left it and dave was never in: strangers share a tenth, here one.
         call(201, "POST", "/api/users/{user}/mailbox", alice, "{\"message\":\"psst\"}", "bob");
-        call(201, "POST", "/api/users/{user}/mailbox", carol, "{\"message\":\"psst too\"}", "bob");
-        call(409, "POST", "/api/users/{user}/mailbox", dave, "{\"message\":\"and me\"}", "bob");
+        call(201, "POST", "/api/users/{user}/mailbox", dave, "{\"message\":\"psst too\"}", "bob");
+        call(429, "POST", "/api/users/{user}/mailbox", carol, "{\"message\":\"and me\"}", "bob");
+        call(409, "POST", "/api/users/{user}/mailbox", alice, "{\"message\":\"and again\"}", "bob");
         call(400, "POST", "/api/users/{user}/mailbox", dave, "{\"text\":\"hi\"}", "bob");
         call(200, "GET", "/api/mailbox?max=1", bob, null);
         call(200, "GET", "/api/mailbox", bob, null);
         call(400, "GET", "/api/mailbox?max=lots", bob, null);
         call(204, "POST", "/api/mailbox/read", bob, "{\"upTo\":1}");
         call(400, "POST", "/api/mailbox/read", bob, "{\"upTo\":3}");
+
+        // The session's server adds directly, as the book does; erin asks for invitations instead.
+        String erin = signIn("erin");
+        call(200, "GET", "/api/settings", erin, null);
+        call(204, "PUT", "/api/settings", erin, "{\"addPolicy\":\"co-members\"}");
+        call(400, "PUT", "/api/settings", erin, "{\"addPolicy\":\"friends\"}");
+        call(201, "POST", "/api/chats", dave, "{\"members\":[\"erin\"],\"message\":\"dinner?\",\"chatId\":\"dinner\"}");
+        call(201, "POST", "/api/chats", dave, "{\"members\":[\"erin\"],\"message\":\"supper?\",\"chatId\":\"supper\"}");
+        call(204, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"erin\"}", "lunch");
+        call(204, "POST", "/api/chats/{chat}/members", alice, "{\"user\":\"carol\"}", "lunch");
+        call(200, "GET", "/api/invitations", erin, null);
+        call(204, "POST", "/api/invitations/{chat}/accept", erin, null, "dinner");
+        call(404, "POST", "/api/invitations/{chat}/accept", erin, null, "dinner");
+        call(409, "POST", "/api/invitations/{chat}/accept", erin, null, "lunch");
+        call(400, "POST", "/api/invitations/{chat}/accept", erin, null, "a%3Ab");
+        call(204, "POST", "/api/invitations/{chat}/decline", erin, null, "supper");
+        call(404, "POST", "/api/invitations/{chat}/decline", erin, null, "supper");
+        call(204, "POST", "/api/blocks", erin, "{\"user\":\"dave\"}");
+        call(400, "POST", "/api/blocks", erin, "{\"user\":\"erin\"}");
+        call(200, "GET", "/api/blocks", erin, null);
+        call(204, "DELETE", "/api/blocks/{user}", erin, null, "dave");
+        call(400, "DELETE", "/api/blocks/{user}", erin, null, "a%3Ab");
 
         call(200, "GET", "/api/presence", alice, null);
         call(200, "GET", "/api/presence?within=PT1M", alice, null);

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -74,7 +75,9 @@ class RandomizedBadInputTest {
         ACKNOWLEDGE_MANY("POST", "/api/read", "chats", "{\"seed\":1}"),
         JOIN("POST", "/api/chats/seed/members"),
         DELIVER("POST", "/api/users/bob/mailbox", "message", "\"hello\""),
-        ACKNOWLEDGE_MAILBOX("POST", "/api/mailbox/read", "upTo", "1");
+        ACKNOWLEDGE_MAILBOX("POST", "/api/mailbox/read", "upTo", "1"),
+        BLOCK("POST", "/api/blocks", "user", "\"bob\""),
+        CHOOSE_SETTINGS("PUT", "/api/settings", "addPolicy", "\"co-members\"");
 
         final String method;
         final String path;
@@ -230,7 +233,7 @@ class RandomizedBadInputTest {
         return switch (field) {
             // null would mean "absent", which an optional chat id may be.
             case "chatId" -> jsonValue(2).filter(value -> !value.startsWith("\"") && !value.equals("null"));
-            case "message", "user" -> jsonValue(2).filter(value -> !value.startsWith("\""));
+            case "message", "user", "addPolicy" -> jsonValue(2).filter(value -> !value.startsWith("\""));
             case "members" -> Arbitraries.oneOf(
                     jsonValue(2).filter(value -> !value.startsWith("[")),
                     Combinators.combine(validId().list().ofMaxSize(3), jsonValue(1).filter(value -> !value.startsWith("\"")))
@@ -267,6 +270,9 @@ class RandomizedBadInputTest {
                     Arbitraries.strings().withChars("ab é漢\u2028").ofMinLength(OVER_LIMIT).ofMaxLength(OVER_LIMIT + 500))
                     .map(RandomizedBadInputTest::quoted);
             case "user", "chatId" -> invalidId().map(RandomizedBadInputTest::quoted);
+            // The domain reads a policy's name trimmed and in any case: no such reading may name one.
+            case "addPolicy" -> text(0, 30).filter(policy -> !List.of("anyone", "co-members")
+                    .contains(policy.trim().toLowerCase(Locale.ROOT))).map(RandomizedBadInputTest::quoted);
             case "members" -> Combinators.combine(validId().list().ofMaxSize(3), invalidId())
                     .as((ids, bad) -> "[" + ids.stream().map(id -> quoted(id) + ",").collect(Collectors.joining())
                             + quoted(bad) + "]");
@@ -296,7 +302,10 @@ class RandomizedBadInputTest {
                         "POST /api/chats/{}/members",
                         "DELETE /api/chats/{}/members/alice",
                         "DELETE /api/chats/seed/members/{}",
-                        "POST /api/users/{}/mailbox {\"message\":\"hello\"}"),
+                        "POST /api/users/{}/mailbox {\"message\":\"hello\"}",
+                        "POST /api/invitations/{}/accept",
+                        "POST /api/invitations/{}/decline",
+                        "DELETE /api/blocks/{}"),
                 invalidId(), anyCaller()).as((template, id, caller) -> {
                     String[] parts = template.split(" ", 3);
                     byte[] body = parts.length > 2 ? parts[2].getBytes(StandardCharsets.UTF_8) : null;
@@ -306,7 +315,8 @@ class RandomizedBadInputTest {
                 Arbitraries.of(
                         "/api/chats {\"members\":[\"bob\"],\"message\":\"hello\",\"chatId\":{}}",
                         "/api/chats {\"members\":[\"bob\",{}],\"message\":\"hello\"}",
-                        "/api/session {\"user\":{}}"),
+                        "/api/session {\"user\":{}}",
+                        "/api/blocks {\"user\":{}}"),
                 invalidId(), anyCaller()).as((template, id, caller) -> {
                     String[] parts = template.split(" ", 2);
                     return new Attempt("POST", parts[0], caller, parts[1].replace("{}", quoted(id))
@@ -543,8 +553,8 @@ class RandomizedBadInputTest {
 
     /**
      * Lean, as it runs after every try: the chat's history, its members' pending messages (their
-     * cursors), alice's chat list (who is in the chat), mallory's (any chat she opened), and every
-     * mailbox a route could reach. Bob's chat list and mallory's pending would repeat these.
+     * cursors), alice's chat list (who is in the chat), mallory's (any chat she opened), every
+     * mailbox a route could reach, and the blocks and settings of either caller. Bob's chat list and mallory's pending would repeat these.
      */
     private static String snapshot() {
         return String.join("\n",
@@ -555,7 +565,11 @@ class RandomizedBadInputTest {
                 StoreSnapshot.read(api, "/api/chats", "mallory"),
                 StoreSnapshot.mailbox(api, "alice").toString(),
                 StoreSnapshot.mailbox(api, "bob").toString(),
-                StoreSnapshot.mailbox(api, "mallory").toString());
+                StoreSnapshot.mailbox(api, "mallory").toString(),
+                StoreSnapshot.read(api, "/api/blocks", "alice"),
+                StoreSnapshot.read(api, "/api/blocks", "mallory"),
+                StoreSnapshot.read(api, "/api/settings", "alice"),
+                StoreSnapshot.read(api, "/api/settings", "mallory"));
     }
 
     private static void expect(int status, ApiClient.Response response) {

@@ -21,7 +21,7 @@ final class StoreSnapshot {
     }
 
     /**
-     * @param users whose chat list, pending messages and mailbox to read
+     * @param users whose chat list, pending messages, mailbox, invitations, blocks and settings to read
      * @param chat  a chat whose whole history to read as its member {@code reader}; null for none
      */
     static String of(TestApi api, List<String> users, String chat, String reader) {
@@ -30,6 +30,9 @@ final class StoreSnapshot {
             state.append(user).append(" chats ").append(read(api, "/api/chats", user)).append('\n');
             state.append(user).append(" pending ").append(read(api, "/api/pending", user)).append('\n');
             state.append(user).append(" mailbox ").append(mailbox(api, user)).append('\n');
+            state.append(user).append(" invitations ").append(read(api, "/api/invitations", user)).append('\n');
+            state.append(user).append(" blocks ").append(read(api, "/api/blocks", user)).append('\n');
+            state.append(user).append(" settings ").append(read(api, "/api/settings", user)).append('\n');
         }
         if (chat != null) {
             state.append(chat).append(" history ").append(history(api, chat, reader));

@@ -3,12 +3,17 @@ package dev.pigeonhole.adapter.http;
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChatLock;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
 import dev.pigeonhole.adapter.inmemory.InMemoryPresenceRegistry;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.domain.service.Acquaintances;
 import dev.pigeonhole.domain.service.chat.ChatService;
+import dev.pigeonhole.domain.service.consent.ConsentService;
 import dev.pigeonhole.domain.service.live.LiveService;
 import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
 import dev.pigeonhole.domain.service.mailbox.MailboxService;
@@ -49,19 +54,22 @@ final class TestApi implements AutoCloseable {
     final Tokens tokens;
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-    private TestApi(Limits limits, HttpSettings settings, UnaryOperator<UseCases> decorate) {
+    private TestApi(Limits limits, ConsentLimits consentLimits, HttpSettings settings, UnaryOperator<UseCases> decorate) {
         InstantSource clock = now::get;
         InMemoryChannels channels = new InMemoryChannels();
         InMemoryChats store = new InMemoryChats(limits, channels);
-        ChatService chats = new ChatService(store, channels, new InMemoryQuotas(clock), limits, clock);
-        MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits, channels), new InMemoryQuotas(clock), limits,
-                clock);
+        Acquaintances acquaintances = new Acquaintances(new InMemoryConsents(), store, channels, consentLimits);
+        ChatService chats = new ChatService(store, channels, new InMemoryQuotas(clock), acquaintances, limits, clock);
+        MailboxService mailboxes = new MailboxService(new InMemoryMailboxes(limits, channels), new InMemoryQuotas(clock),
+                acquaintances, limits, clock);
+        ConsentService consent = new ConsentService(acquaintances, clock);
         PresenceService presence = new PresenceService(presenceRegistry, store, channels,
                 new InMemoryChatLock(clock), PRESENCE_WINDOW, clock);
         multiplexer = new SubscriptionMultiplexer(channels, LIVE_QUEUE_CAPACITY);
         UseCases useCases = decorate.apply(new UseCases(
                 new ChatUseCases(chats, chats, chats, chats, chats, chats, chats, chats),
                 new MailboxUseCases(mailboxes, mailboxes, mailboxes),
+                new ConsentUseCases(consent, chats, consent, consent, consent),
                 new PresenceUseCases(presence, presence),
                 new LiveUseCases(new LiveService(multiplexer, store, clock))));
         tokens = Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock);
@@ -80,17 +88,32 @@ final class TestApi implements AutoCloseable {
      */
     static final Limits LIMITS = Limits.DEFAULTS.withRates(RateLimits.NONE);
 
+    /**
+     * The routes' tests add members as the book does, so a member they name is a member at once;
+     * only the consent tests meet invitations, through {@link #withConsent}.
+     */
+    static final ConsentLimits BOOK_CONSENT = ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE);
+
     static TestApi start() {
-        return new TestApi(LIMITS, settings(), UnaryOperator.identity());
+        return new TestApi(LIMITS, BOOK_CONSENT, settings(), UnaryOperator.identity());
     }
 
     static TestApi start(Limits limits, HttpSettings settings) {
-        return new TestApi(limits, settings, UnaryOperator.identity());
+        return new TestApi(limits, BOOK_CONSENT, settings, UnaryOperator.identity());
     }
 
     /** With some use cases wrapped, to hold a request at a known point. */
     static TestApi start(UnaryOperator<UseCases> decorate) {
-        return new TestApi(LIMITS, settings(), decorate);
+        return new TestApi(LIMITS, BOOK_CONSENT, settings(), decorate);
+    }
+
+    /** As the server runs by default: a stranger's add is an invitation ({@link ConsentLimits#DEFAULTS}). */
+    static TestApi withConsent() {
+        return withConsent(LIMITS, ConsentLimits.DEFAULTS);
+    }
+
+    static TestApi withConsent(Limits limits, ConsentLimits consent) {
+        return new TestApi(limits, consent, settings(), UnaryOperator.identity());
     }
 
     /** Dev login on, the store read often. */

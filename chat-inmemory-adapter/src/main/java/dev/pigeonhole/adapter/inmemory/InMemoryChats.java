@@ -167,6 +167,17 @@ public final class InMemoryChats implements Chats {
     }
 
     @Override
+    public Joined accept(ChatId chat, UserId inviter, UserId invitee, long joinPoint) {
+        return changing(chat, stored -> {
+            Joined joined = stored.chat.accept(inviter, invitee, joinPoint);
+            if (joined.added()) {
+                index(invitee, chat);
+            }
+            return joined;
+        });
+    }
+
+    @Override
     public Left leave(ChatId chat, UserId user) {
         return changing(chat, stored -> {
             Left left = stored.chat.leave(user);
@@ -188,6 +199,24 @@ public final class InMemoryChats implements Chats {
             reading(stored, user, () -> summaries.add(stored.chat.summaryFor(user)));
         }
         return List.copyOf(summaries);
+    }
+
+    @Override
+    public ChatSummary summaryOf(UserId member, ChatId chat) {
+        StoredChat stored = existing(chat);
+        Lock read = stored.lock.readLock();
+        read.lock();
+        try {
+            return stored.chat.summaryFor(member);
+        } finally {
+            read.unlock();
+        }
+    }
+
+    @Override
+    public List<ChatId> chatIdsOf(UserId user) {
+        NavigableSet<ChatId> ids = chatsByUser.get(user);
+        return ids == null ? List.of() : List.copyOf(ids);
     }
 
     /**

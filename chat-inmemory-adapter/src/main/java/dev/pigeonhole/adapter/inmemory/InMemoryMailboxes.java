@@ -7,6 +7,7 @@ import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import dev.pigeonhole.domain.model.mailbox.Mailbox;
+import dev.pigeonhole.domain.model.mailbox.Sender;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 
 import java.time.Instant;
@@ -38,13 +39,13 @@ public final class InMemoryMailboxes implements Mailboxes {
     }
 
     @Override
-    public Delivered deliver(UserId recipient, UserId sender, String body, Instant at) {
+    public Delivered deliver(UserId recipient, UserId sender, String body, Instant at, Sender from) {
         Objects.requireNonNull(recipient, "recipient");
         Delivered[] delivered = new Delivered[1];
         mailboxes.compute(recipient, (owner, existing) -> {
             Kept kept = existing != null ? existing : new Kept(new Mailbox(owner, limits));
             // A refusal is thrown from inside compute, so the map is left exactly as it was.
-            delivered[0] = kept.mailbox.deliver(sender, body, at);
+            delivered[0] = kept.mailbox.deliver(sender, body, at, from);
             kept.messages.addLast(delivered[0].message());
             channels.publish(Channel.ofUser(owner), LiveEvent.announcing(delivered[0]));
             return kept;

@@ -19,6 +19,7 @@ final class InMemoryStoreFixture {
         InMemoryQuotas quotas = new InMemoryQuotas(InstantSource.system());
         return new StoreFixture(new InMemoryChats(limits, channels), new InMemoryMailboxes(limits, channels),
                 new InMemoryPresenceRegistry(), new InMemoryChatLock(InstantSource.system()), channels, quotas,
+                new InMemoryConsents(),
                 // A second server in memory would have a store of its own; the same buckets stand in for it.
                 () -> quotas,
                 channels::disconnectAll,

@@ -141,6 +141,13 @@ public final class PostgresChats implements Chats {
                 (connection, restored) -> new Applied<>(restored.join(by, user), List.of()));
     }
 
+    /** An accept is a join at another point: the same lock, and the caller announces it as a join. */
+    @Override
+    public Joined accept(ChatId chat, UserId inviter, UserId invitee, long joinPoint) {
+        return change("accept in " + chat, chat, ChatRows.Parts.CHAT_AND_MEMBERS, Optional.empty(),
+                (connection, restored) -> new Applied<>(restored.accept(inviter, invitee, joinPoint), List.of()));
+    }
+
     @Override
     public Left leave(ChatId chat, UserId user) {
         return change("leave " + chat, chat, ChatRows.Parts.CHAT_AND_MEMBERS, Optional.empty(),
@@ -170,6 +177,19 @@ public final class PostgresChats implements Chats {
     @Override
     public List<ChatSummary> chatsOf(UserId user) {
         return transactions.readOnly("chats of " + user, connection -> UsersChats.summaries(connection, user, limits));
+    }
+
+    /** Every member is read: the summary lists them. */
+    @Override
+    public ChatSummary summaryOf(UserId member, ChatId chat) {
+        return transactions.readOnly("summary of " + chat, connection -> Chat.restore(
+                ChatRows.read(connection, chat, Optional.empty()).orElseThrow(() -> new UnknownChatException(chat)),
+                limits).summaryFor(member));
+    }
+
+    @Override
+    public List<ChatId> chatIdsOf(UserId user) {
+        return transactions.autocommit("chat ids of " + user, connection -> UsersChats.ids(connection, user));
     }
 
     /** What an operation answers, and the messages it stored. */

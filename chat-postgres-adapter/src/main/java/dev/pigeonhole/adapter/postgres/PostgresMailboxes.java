@@ -8,6 +8,7 @@ import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import dev.pigeonhole.domain.model.mailbox.Mailbox;
 import dev.pigeonhole.domain.model.mailbox.MailboxSnapshot;
+import dev.pigeonhole.domain.model.mailbox.Sender;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 
 import java.sql.Connection;
@@ -23,7 +24,10 @@ import java.util.Objects;
  * The domain's {@link Mailbox} aggregate in the classic repository shape, as {@link PostgresChats}
  * applies a chat: each operation reads the owner's row ({@code mailboxes}: the last id handed out
  * and how far the owner acknowledged, a {@link MailboxSnapshot}), lets the aggregate decide, and
- * writes back what it changed, with a row per message beside it ({@code mailbox_messages}).
+ * writes back what it changed, with a row per message beside it ({@code mailbox_messages}). Which
+ * of the messages held came from strangers is a flag on each message's row, so the aggregate's
+ * {@link MailboxSnapshot#fromStrangers()} is read from the rows a delivery finds, and what it
+ * decides is written on the row it adds; acknowledging deletes the rows, and their flags with them.
  *
  * <p>A delivery and an acknowledgement lock the owner's row, so one owner's operations run one
  * after the other while different owners never wait for each other. A delivery's announcement on
@@ -40,10 +44,17 @@ public final class PostgresMailboxes implements Mailboxes {
 
     private static final String LOOK = "select last_id, acknowledged from mailboxes where owner = ?";
 
+    /**
+     * A statement of its own, after the lock: one that waited for the lock would see only the
+     * locked row as its holder left it, and the messages as they were before the wait.
+     */
+    private static final String FROM_STRANGERS = """
+            select id from mailbox_messages where owner = ? and from_stranger order by id""";
+
     private static final String SAVE = "update mailboxes set last_id = ?, acknowledged = ? where owner = ?";
 
     private static final String STORE = """
-            insert into mailbox_messages (owner, id, sent_at_millis, sender, body) values (?, ?, ?, ?, ?)""";
+            insert into mailbox_messages (owner, id, sent_at_millis, sender, body, from_stranger) values (?, ?, ?, ?, ?, ?)""";
 
     private static final String AFTER = """
             select id, sent_at_millis, sender, body from mailbox_messages
@@ -63,22 +74,24 @@ public final class PostgresMailboxes implements Mailboxes {
     }
 
     @Override
-    public Delivered deliver(UserId recipient, UserId sender, String body, Instant at) {
+    public Delivered deliver(UserId recipient, UserId sender, String body, Instant at, Sender from) {
         return transactions.inTransaction("a delivery to " + recipient, connection -> {
             try (PreparedStatement create = connection.prepareStatement(CREATE)) {
                 create.setString(1, recipient.value());
                 create.executeUpdate();
             }
-            Mailbox mailbox = kept(connection, recipient, LOCK);
-            Delivered delivered = mailbox.deliver(sender, body, at);
+            Mailbox mailbox = kept(connection, recipient, LOCK, true);
+            Delivered delivered = mailbox.deliver(sender, body, at, from);
             save(connection, mailbox);
             DirectMessage message = delivered.message();
+            boolean fromStranger = mailbox.snapshot().fromStrangers().contains(message.id());
             try (PreparedStatement store = connection.prepareStatement(STORE)) {
                 store.setString(1, recipient.value());
                 store.setLong(2, message.id());
                 store.setLong(3, message.sentAt().toEpochMilli());
                 store.setString(4, sender.value());
                 store.setString(5, body);
+                store.setBoolean(6, fromStranger);
                 store.executeUpdate();
             }
             notices.announce(connection, Channel.ofUser(recipient), LiveEvent.announcing(delivered));
@@ -89,7 +102,7 @@ public final class PostgresMailboxes implements Mailboxes {
     @Override
     public List<DirectMessage> read(UserId owner, int max) {
         return transactions.readOnly("reading the mailbox of " + owner, connection -> {
-            Mailbox mailbox = kept(connection, owner, LOOK);
+            Mailbox mailbox = kept(connection, owner, LOOK, false);
             return LogReads.reading(() -> mailbox.read(max, (after, limit) ->
                     LogReads.carrying(() -> messagesAfter(connection, owner, after, limit))));
         });
@@ -98,7 +111,7 @@ public final class PostgresMailboxes implements Mailboxes {
     @Override
     public void acknowledge(UserId owner, long upTo) {
         transactions.inTransaction("acknowledging the mailbox of " + owner, connection -> {
-            Mailbox mailbox = kept(connection, owner, LOCK);
+            Mailbox mailbox = kept(connection, owner, LOCK, false);
             long before = mailbox.acknowledged();
             long acknowledged = mailbox.acknowledge(upTo);
             if (acknowledged == before) {
@@ -114,16 +127,40 @@ public final class PostgresMailboxes implements Mailboxes {
         });
     }
 
-    /** The owner's mailbox as its row keeps it; one never delivered to has no row and is empty. */
-    private Mailbox kept(Connection connection, UserId owner, String query) throws SQLException {
+    /**
+     * The owner's mailbox as its rows keep it; one never delivered to has no row and is empty.
+     * Only a delivery asks the aggregate about strangers, so only a delivery reads which messages
+     * are theirs: reading and acknowledging restore it without them, and the rows an
+     * acknowledgement deletes take their flags along.
+     */
+    private Mailbox kept(Connection connection, UserId owner, String query, boolean withStrangers)
+            throws SQLException {
+        long lastId;
+        long acknowledged;
         try (PreparedStatement look = connection.prepareStatement(query)) {
             look.setString(1, owner.value());
             try (ResultSet row = look.executeQuery()) {
                 if (!row.next()) {
                     return new Mailbox(owner, limits);
                 }
-                return Mailbox.restore(new MailboxSnapshot(owner, row.getLong(1), row.getLong(2)), limits);
+                lastId = row.getLong(1);
+                acknowledged = row.getLong(2);
             }
+        }
+        List<Long> fromStrangers = withStrangers ? fromStrangers(connection, owner) : List.of();
+        return Mailbox.restore(new MailboxSnapshot(owner, lastId, acknowledged, fromStrangers), limits);
+    }
+
+    private static List<Long> fromStrangers(Connection connection, UserId owner) throws SQLException {
+        try (PreparedStatement read = connection.prepareStatement(FROM_STRANGERS)) {
+            read.setString(1, owner.value());
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rows = read.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+            return ids;
         }
     }
 

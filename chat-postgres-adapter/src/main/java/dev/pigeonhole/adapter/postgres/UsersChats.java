@@ -22,7 +22,8 @@ import java.util.TreeMap;
 /**
  * Every chat of one user at once, in two statements whatever their number: the user's chats with
  * its own row in each, then one more statement for what each needs beside (the messages above the
- * user's cursor, or every member). Run inside one read-only snapshot, so the two agree.
+ * user's cursor, or every member). Run inside one read-only snapshot, so the two agree. The ids of
+ * a user's chats alone take one statement.
  */
 final class UsersChats {
 
@@ -81,6 +82,25 @@ final class UsersChats {
             summaries.add(Chat.restore(whole, limits).summaryFor(user));
         });
         return summaries;
+    }
+
+    /**
+     * The ids of the user's chats from its membership rows alone, sorted here rather than by the
+     * database, whose collation need not order text as {@link ChatId} does.
+     */
+    static List<ChatId> ids(Connection connection, UserId user) throws SQLException {
+        List<ChatId> ids = new ArrayList<>();
+        try (PreparedStatement mine = connection.prepareStatement(
+                "select chat_id from chat_members where user_id = ?")) {
+            mine.setString(1, user.value());
+            try (ResultSet rows = mine.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(ChatId.of(rows.getString(1)));
+                }
+            }
+        }
+        ids.sort(null);
+        return List.copyOf(ids);
     }
 
     /** The user's chats, each with the user as its only member, sorted as {@link ChatId}s sort. */

@@ -42,7 +42,7 @@ final class PostgresStoreFixture {
         PostgresChannels channels = new PostgresChannels(store);
         PostgresQuotas quotas = new PostgresQuotas(store);
         return new StoreFixture(new PostgresChats(store, limits), mailboxes, presence, lock, channels, quotas,
-                () -> new PostgresQuotas(secondStore.get()),
+                new PostgresConsents(store), () -> new PostgresQuotas(secondStore.get()),
                 () -> dropListeningSessions(server, settings),
                 chat -> rowsLeft(server, settings, chat),
                 List.of(store, secondStore));

@@ -5,7 +5,6 @@ import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.DomainException;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Chat;
@@ -23,15 +22,11 @@ import java.util.List;
  */
 sealed interface ChatRefusal {
 
-    /** The chat does not exist, or no longer does. */
+    /** The chat does not exist, or no longer does, or is private and the one asking not in it. */
     record NoChat() implements ChatRefusal {
     }
 
     record NotMember(UserId user) implements ChatRefusal {
-    }
-
-    /** {@code user} asked to come into a private chat by itself. */
-    record Private(UserId user) implements ChatRefusal {
     }
 
     record ChatFull(int maxMembers) implements ChatRefusal {
@@ -61,7 +56,6 @@ sealed interface ChatRefusal {
         return switch (word) {
             case "NO_CHAT" -> new NoChat();
             case "NOT_MEMBER" -> new NotMember(UserId.of(text(values, 0)));
-            case "PRIVATE" -> new Private(UserId.of(text(values, 0)));
             case "CHAT_FULL" -> new ChatFull(Math.toIntExact(number(values, 0)));
             case "EXISTS" -> new Exists();
             case "TOO_MANY_MEMBERS" -> new TooManyMembers(Math.toIntExact(number(values, 0)),
@@ -82,7 +76,6 @@ sealed interface ChatRefusal {
         return switch (this) {
             case NoChat noChat -> new UnknownChatException(chat);
             case NotMember notMember -> new NotAMemberException(notMember.user(), chat);
-            case Private refused -> new PrivateChatException(refused.user(), chat);
             case ChatFull full -> new ChatFullException(chat, full.maxMembers());
             case Exists exists -> new ChatAlreadyExistsException(chat);
             case TooManyMembers tooMany -> Chat.tooManyMembers(tooMany.maxMembers(), tooMany.count());

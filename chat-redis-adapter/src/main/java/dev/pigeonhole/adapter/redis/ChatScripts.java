@@ -4,6 +4,7 @@ import dev.pigeonhole.codec.LiveEventCodec;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Access;
+import dev.pigeonhole.domain.model.chat.ChatSummary;
 import dev.pigeonhole.domain.model.chat.HistoryWindow;
 import dev.pigeonhole.domain.model.chat.Message;
 import dev.pigeonhole.domain.model.chat.RememberedSend;
@@ -32,7 +33,7 @@ final class ChatScripts {
     }
 
     /** A script that runs one operation of the chat aggregate, and what it answers. */
-    sealed interface ChatScript<A> permits Open, Send, AcknowledgeAll, Join, Leave, Read, Pending, Summary,
+    sealed interface ChatScript<A> permits Open, Send, AcknowledgeAll, Join, Accept, Leave, Read, Pending, Summary,
             Membership {
 
         ScriptCall call(KeyLayout layout);
@@ -62,6 +63,7 @@ final class ChatScripts {
     private static final Variants OPEN = Variants.changing("chat_open");
     private static final Variants SEND = Variants.changing("chat_send");
     private static final Variants JOIN = Variants.changing("chat_join");
+    private static final Variants ACCEPT = Variants.changing("chat_accept");
     private static final Variants LEAVE = Variants.changing("chat_leave");
     private static final Variants READ = Variants.reading("chat_read");
     private static final Variants SUMMARY = Variants.reading("chat_summary");
@@ -232,11 +234,32 @@ final class ChatScripts {
 
         @Override
         public Answer answer(Reply reply) {
+            return joined(reply);
+        }
+
+        /** How bring_in() in chat.lua answers, after a join's checks or an accept's. */
+        static Answer joined(Reply reply) {
             return switch (reply.status()) {
                 case "JOINED" -> new Joined(true, reply.number(0));
                 case "ALREADY_MEMBER" -> new Joined(false, reply.number(0));
                 default -> new Refused(reply.refusal());
             };
+        }
+    }
+
+    /** chat_accept.lua: the invitee of {@code inviter} comes in at {@code joinPoint}; answers as a join does. */
+    record Accept(ChatId chat, UserId inviter, UserId invitee, long joinPoint, int maxMembers)
+            implements ChatScript<Join.Answer> {
+
+        @Override
+        public ScriptCall call(KeyLayout layout) {
+            return ChatScripts.call(layout, ACCEPT, chat, List.of(invitee), List.of(chat.value(), inviter.value(),
+                    invitee.value(), Long.toString(joinPoint), Integer.toString(maxMembers)));
+        }
+
+        @Override
+        public Join.Answer answer(Reply reply) {
+            return Join.joined(reply);
         }
     }
 
@@ -341,6 +364,10 @@ final class ChatScripts {
 
         /** The chat as the member's chat list shows it. */
         record Listed(long cursor, long lastId, Set<UserId> members, Access access) implements Answer {
+
+            ChatSummary summary(ChatId chat) {
+                return new ChatSummary(chat, members, access, cursor, lastId);
+            }
         }
 
         @Override

@@ -59,6 +59,13 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
     /** One user's bucket for one kind of write ({@link dev.pigeonhole.domain.port.out.Quotas}). */
     String quota(UserId user, RateLimits.Write write);
 
+    /**
+     * The user's consent ({@link dev.pigeonhole.domain.port.out.Consents}): a hash of its
+     * {@code version} and its {@code consent} as JSON, with the user's hash tag where the layout
+     * has them.
+     */
+    String consent(UserId user);
+
     default String presence() {
         return prefix() + "presence";
     }
@@ -120,13 +127,15 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
     }
 
     /**
-     * @param messages a list of message JSON, oldest first
-     * @param ids      the counter of ids the mailbox handed out; it outlives an emptied list
+     * @param messages  a list of message JSON, oldest first
+     * @param ids       the counter of ids the mailbox handed out; it outlives an emptied list
+     * @param strangers the ids held that strangers sent, a sorted set of id → id, so acknowledging
+     *                  drops them by score as the list drops its head
      */
-    record MailboxKeys(String messages, String ids) {
+    record MailboxKeys(String messages, String ids, String strangers) {
 
         public List<String> all() {
-            return List.of(messages, ids);
+            return List.of(messages, ids, strangers);
         }
     }
 
@@ -162,9 +171,14 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
         }
 
         @Override
+        public String consent(UserId user) {
+            return prefix + "user:{" + user.value() + "}:consent";
+        }
+
+        @Override
         public MailboxKeys mailbox(UserId user) {
             String base = prefix + "user:{" + user.value() + "}:mailbox";
-            return new MailboxKeys(base, base + "-ids");
+            return new MailboxKeys(base, base + "-ids", base + "-strangers");
         }
 
         @Override
@@ -250,14 +264,22 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
             return prefix + "seen:" + user.value();
         }
 
+        /** The book has no consent; named as {@code seen:<user>} is. */
+        @Override
+        public String consent(UserId user) {
+            return prefix + "consent:" + user.value();
+        }
+
         /**
          * The book names no key for 6.5.1's mailboxes; {@code msgs:<user>} would collide with chats.
          * The counter is named like the book's {@code ids:chat:}, and cannot meet a chat's
-         * {@code ids:<chat>}, since no chat id has a colon.
+         * {@code ids:<chat>}, since no chat id has a colon; the strangers' ids are named as this
+         * layout names what it adds to a chat ({@code sent-windows:<chat>}).
          */
         @Override
         public MailboxKeys mailbox(UserId user) {
-            return new MailboxKeys(prefix + "mailbox:" + user.value(), prefix + "ids:mailbox:" + user.value());
+            return new MailboxKeys(prefix + "mailbox:" + user.value(), prefix + "ids:mailbox:" + user.value(),
+                    prefix + "mailbox-strangers:" + user.value());
         }
 
         @Override

@@ -2,6 +2,8 @@ package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.codec.LiveEventCodec;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.mailbox.Mailbox;
+import dev.pigeonhole.domain.model.mailbox.Sender;
 
 import java.util.List;
 
@@ -22,11 +24,13 @@ final class MailboxScripts {
     /**
      * mailbox_deliver.lua: the message's JSON after its id, and its announcement but for the id,
      * which only the script knows.
+     *
+     * @param from whether the sender shares a chat with the recipient, which decides its share
      */
-    record Deliver(UserId recipient, String tail, int capacity, PublishMode publishing, String channel,
+    record Deliver(UserId recipient, String tail, Sender from, int capacity, PublishMode publishing, String channel,
                    LiveEventCodec.Unnumbered event) {
 
-        sealed interface Answer permits Delivered, Full {
+        sealed interface Answer permits Delivered, Full, StrangerRefused {
         }
 
         /** Stored under {@code id}, the mailbox then holding {@code depth} messages. */
@@ -36,8 +40,14 @@ final class MailboxScripts {
         record Full() implements Answer {
         }
 
+        /** A stranger's delivery found the strangers' share taken, or the mailbox full. */
+        record StrangerRefused() implements Answer {
+        }
+
+        /** The share is the aggregate's to say; the script only compares with it. */
         ScriptCall call(KeyLayout layout) {
-            return new ScriptCall(DELIVER, layout.mailbox(recipient).all(), List.of(tail, Integer.toString(capacity),
+            return new ScriptCall(DELIVER, layout.mailbox(recipient).all(), List.of(tail, from.name(),
+                    Integer.toString(capacity), Integer.toString(Mailbox.strangersShare(capacity)),
                     publishing.scriptArgument(), channel, event.beforeId(), event.afterId()));
         }
 
@@ -46,6 +56,7 @@ final class MailboxScripts {
             return switch (reply.status()) {
                 case "DELIVERED" -> new Delivered(reply.number(0), Math.toIntExact(reply.number(1)));
                 case "FULL" -> new Full();
+                case "STRANGER_REFUSED" -> new StrangerRefused();
                 default -> throw reply.unexpected(DELIVER);
             };
         }

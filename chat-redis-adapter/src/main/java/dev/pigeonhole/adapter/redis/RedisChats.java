@@ -53,10 +53,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A send's rate limit is the sender's bucket in the chat, a sorted-set member of the chat's own
  * {@code buckets} key, taken inside the send script: a send stays one round trip.
  *
- * <p>Round trips: send, acknowledge and read 1; pending and chatsOf 2 whatever the number of
- * chats (on a single node, pending's second is one script for every chat); a batch acknowledge 1
- * on a single node and 2 on a cluster, whatever the number of chats; open, join and leave 2 (1 in
- * the book layout, whose chat scripts keep the index).
+ * <p>Round trips: send, acknowledge, read, summaryOf and chatIdsOf 1; pending and chatsOf 2
+ * whatever the number of chats (on a single node, pending's second is one script for every chat);
+ * a batch acknowledge 1 on a single node and 2 on a cluster, whatever the number of chats; open,
+ * join, accept and leave 2 (1 in the book layout, whose chat scripts keep the index).
  */
 public final class RedisChats implements Chats {
 
@@ -228,7 +228,18 @@ public final class RedisChats implements Chats {
 
     @Override
     public Joined join(ChatId chat, UserId by, UserId user) {
-        return switch (run(new ChatScripts.Join(chat, by, user, limits.maxMembers()))) {
+        return joined(chat, user, run(new ChatScripts.Join(chat, by, user, limits.maxMembers())));
+    }
+
+    @Override
+    public Joined accept(ChatId chat, UserId inviter, UserId invitee, long joinPoint) {
+        return joined(chat, invitee, run(new ChatScripts.Accept(chat, inviter, invitee, joinPoint,
+                limits.maxMembers())));
+    }
+
+    /** A join's or an accept's answer, the user's index updated after it as after any join. */
+    private Joined joined(ChatId chat, UserId user, ChatScripts.Join.Answer answer) {
+        return switch (answer) {
             case ChatScripts.Join.Joined joined -> {
                 // A member already in is indexed again too: that heals an index step lost to a crash.
                 index.add(Set.of(user), chat, joined.generation());
@@ -262,11 +273,28 @@ public final class RedisChats implements Chats {
         for (int i = 0; i < reads.size(); i++) {
             // A refusal: the index still lists a chat the user has left, or one just deleted.
             if (answers.get(i) instanceof ChatScripts.Summary.Listed listed) {
-                summaries.add(new ChatSummary(reads.get(i).chat(), listed.members(), listed.access(), listed.cursor(),
-                        listed.lastId()));
+                summaries.add(listed.summary(reads.get(i).chat()));
             }
         }
         return List.copyOf(summaries);
+    }
+
+    @Override
+    public ChatSummary summaryOf(UserId member, ChatId chat) {
+        return switch (run(new ChatScripts.Summary(chat, member))) {
+            case ChatScripts.Summary.Listed listed -> listed.summary(chat);
+            case ChatScripts.Refused refused -> throw refused.refusal().exception(chat, RateLimit.NONE);
+        };
+    }
+
+    /**
+     * The index alone, which may still list a chat whose leave lost its second step until that is
+     * mended ({@link ChatIndex}); the chat's own scripts check membership wherever it decides
+     * anything.
+     */
+    @Override
+    public List<ChatId> chatIdsOf(UserId user) {
+        return index.list(user);
     }
 
     private <A> A run(ChatScript<A> script) {

@@ -8,6 +8,7 @@ import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 import dev.pigeonhole.domain.model.mailbox.Mailbox;
+import dev.pigeonhole.domain.model.mailbox.Sender;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 
 import java.time.Instant;
@@ -17,10 +18,11 @@ import java.util.Objects;
 /**
  * Mailboxes on Redis: the domain's {@link Mailbox} aggregate, run as one Lua script per operation
  * ({@code lua/mailbox.lua} transliterates it step by step) on a LIST per user and a counter beside
- * it (Redis in Action 6.5.1), so the capacity check, the id, the append and the announcement
- * cannot be split by another client, nor can the look at the head and the trim. This class only
- * builds each script's call ({@link MailboxScripts}) and turns its answer into the domain's
- * outcome or refusal. One round trip per operation.
+ * it (Redis in Action 6.5.1), with the ids strangers sent in a sorted set beside those, so the
+ * checks, the id, the append and the announcement cannot be split by another client, nor can the
+ * look at the head and the trim. This class only builds each script's call
+ * ({@link MailboxScripts}) and turns its answer into the domain's outcome or refusal. One round
+ * trip per operation.
  */
 public final class RedisMailboxes implements Mailboxes {
 
@@ -37,14 +39,15 @@ public final class RedisMailboxes implements Mailboxes {
     }
 
     @Override
-    public Delivered deliver(UserId recipient, UserId sender, String body, Instant at) {
-        var script = new MailboxScripts.Deliver(recipient, BookMessageJson.tailOf(at, sender, body),
+    public Delivered deliver(UserId recipient, UserId sender, String body, Instant at, Sender from) {
+        var script = new MailboxScripts.Deliver(recipient, BookMessageJson.tailOf(at, sender, body), from,
                 limits.mailboxCapacity(), publishing, keys.channel(Channel.ofUser(recipient)),
                 LiveEventCodec.directMessageDelivered(recipient, at, sender, body));
         return switch (script.answer(redis.run(script.call(keys)))) {
             case MailboxScripts.Deliver.Delivered stored ->
                     new Delivered(recipient, new DirectMessage(stored.id(), at, sender, body), stored.depth());
             case MailboxScripts.Deliver.Full full -> throw new MailboxFullException(recipient, limits.mailboxCapacity());
+            case MailboxScripts.Deliver.StrangerRefused refused -> throw Mailbox.strangerRefused(limits.mailboxCapacity());
         };
     }
 

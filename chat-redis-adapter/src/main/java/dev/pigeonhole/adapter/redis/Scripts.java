@@ -20,6 +20,8 @@ final class Scripts {
     static final LuaScript PRESENCE_PRUNE = LuaScript.load("presence_prune");
     static final LuaScript LOCK_ACQUIRE = LuaScript.load("lock_acquire");
     static final LuaScript LOCK_RELEASE = LuaScript.load("lock_release");
+    static final LuaScript CONSENT_READ = LuaScript.load("consent_read");
+    static final LuaScript CONSENT_REPLACE = LuaScript.load("consent_replace");
 
     private Scripts() {
     }

@@ -1,7 +1,7 @@
 package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.domain.model.ChatId;
-import dev.pigeonhole.domain.model.NotAMemberException;
+import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.ChatSummary;
 import dev.pigeonhole.domain.model.limits.Limits;
@@ -120,7 +120,7 @@ class RedisChatIndexTest {
         store.chats().leave(chat, bob);
         listByHand(bob, chat);
 
-        assertThatThrownBy(() -> store.chats().leave(chat, bob)).isInstanceOf(NotAMemberException.class);
+        assertThatThrownBy(() -> store.chats().leave(chat, bob)).isInstanceOf(UnknownChatException.class);
 
         assertThat(listed(bob, chat)).isFalse();
     }

@@ -49,6 +49,7 @@ final class RedisStoreFixture {
                 new RedisChatLock(driver, keys, InstantSource.system()),
                 new RedisChannels(driver, keys, publishing),
                 new RedisQuotas(driver, keys),
+                new RedisConsents(driver, keys),
                 // Through a connection of its own, as a second server's.
                 () -> new RedisQuotas(secondConnection.get(), keys),
                 () -> dropSubscriptions(target, clientName),

@@ -4,8 +4,10 @@ import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.IdempotencyKey;
 import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.consent.ConsentSnapshot;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.domain.model.mailbox.Sender;
 import dev.pigeonhole.tck.StoreFixture;
 import dev.pigeonhole.testsupport.redis.RedisServers;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
@@ -165,6 +167,31 @@ class RoundTripBudgetTest {
         store.quotas().take(alice, RateLimits.Write.CREATE, RateLimits.DEFAULTS.create());
         assertThat(cost(() -> store.quotas().take(alice, RateLimits.Write.CREATE, RateLimits.DEFAULTS.create())))
                 .as("a quota's token").isEqualTo(new Cost(1, 1));
+    }
+
+    @ParameterizedTest(name = "{0}, cluster: {1}")
+    @MethodSource("configurations")
+    void what_consent_asks_of_the_store_costs_what_it_promises(RedisClientKind client, boolean cluster) {
+        open(client, cluster);
+        UserId alice = user();
+        UserId bob = user();
+        ChatId chat = chatWith(alice, bob);
+        store.chats().accept(chat, alice, user(), 1);
+        store.chats().summaryOf(alice, chat);
+        store.chats().chatIdsOf(alice);
+        store.mailboxes().deliver(alice, user(), "from a stranger", AT, Sender.STRANGER);
+        store.consents().replace(alice, store.consents().read(alice).version(),
+                ConsentSnapshot.empty(alice));
+
+        assertThat(cost(() -> store.chats().accept(chat, alice, user(), 1)))
+                .as("accept: the chat's script, then the invitee's index").isEqualTo(new Cost(2, 2));
+        assertThat(cost(() -> store.chats().summaryOf(alice, chat))).as("one chat's summary").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.chats().chatIdsOf(alice))).as("a user's chat ids").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.mailboxes().deliver(alice, user(), "another", AT, Sender.STRANGER)))
+                .as("a stranger's delivery").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.consents().read(alice))).as("consent read").isEqualTo(new Cost(1, 1));
+        assertThat(cost(() -> store.consents().replace(alice, 1, ConsentSnapshot.empty(alice))))
+                .as("consent replace").isEqualTo(new Cost(1, 1));
     }
 
     /** Round trips asked of the driver, and script calls the server saw (EVALSHA and EVAL together). */

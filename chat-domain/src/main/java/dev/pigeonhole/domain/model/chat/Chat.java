@@ -5,7 +5,6 @@ import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.MillisecondClock;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
@@ -39,7 +38,7 @@ import java.util.function.Function;
  * this class and every store side by side, and any difference fails.
  *
  * <p>A chat is {@link Access#PRIVATE private} unless opened {@link Access#OPEN open}: into a private
- * chat only a member brings someone. Whoever comes in later than the opening reads only what is
+ * chat only a member brings someone, and to anyone else it does not exist. Whoever comes in later than the opening reads only what is
  * sent after it came in (its join point), so adding someone never hands it the history.
  *
  * <p>A member's cursor is the highest id it has acknowledged. Ids run 1, 2, 3… with no gaps, so
@@ -132,8 +131,8 @@ public final class Chat {
      * it and this send's own body. Otherwise the sender's bucket in this chat gives a token, at
      * the send's own time, or the send is refused.
      *
-     * @throws UnknownChatException  if the chat was deleted
-     * @throws NotAMemberException   if the sender is not a member
+     * @throws UnknownChatException  if the chat was deleted, or is private and the sender not in it
+     * @throws NotAMemberException   if the sender is not a member of an open chat
      * @throws InvalidInputException if the key was used for a different body
      * @throws RateLimitedException  if the sender's bucket in this chat is empty; nothing changed
      */
@@ -166,8 +165,9 @@ public final class Chat {
      * at once cannot rewind it; then drops what every member has now seen.
      *
      * @return the member's cursor afterwards
-     * @throws UnknownChatException  if the chat was deleted
-     * @throws NotAMemberException   if the user is not (or no longer) a member: nothing re-adds it
+     * @throws UnknownChatException  if the chat was deleted, or is private and the user not in it
+     * @throws NotAMemberException   if the user is not (or no longer) a member of an open chat:
+     *                               nothing re-adds it
      * @throws InvalidInputException if {@code upTo} is above the last id
      */
     public long acknowledge(UserId member, long upTo) {
@@ -188,8 +188,9 @@ public final class Chat {
      *
      * @param upTo  how far to acknowledge in each chat
      * @param chats each of those chats as the store holds it, or empty for one it does not hold
-     * @throws UnknownChatException  for a chat that does not exist (or was deleted)
-     * @throws NotAMemberException   for a chat the member is not in
+     * @throws UnknownChatException  for a chat that does not exist (or was deleted), or a private
+     *                               one the member is not in
+     * @throws NotAMemberException   for an open chat the member is not in
      * @throws InvalidInputException for an {@code upTo} above its chat's last id
      */
     public static void acknowledgeAll(UserId member, SortedMap<ChatId, Long> upTo,
@@ -212,19 +213,30 @@ public final class Chat {
      * and join point, and is never refused for it, so a repeated join skips nothing and widens
      * nothing.
      *
-     * @throws UnknownChatException if the chat was deleted
-     * @throws NotAMemberException  if {@code by} is someone else who is not a member
-     * @throws PrivateChatException if a user who is not a member joins a private chat by itself
+     * @throws UnknownChatException if the chat was deleted, or is private and {@code by} not in it
+     *                              (whether it brings itself or someone else)
+     * @throws NotAMemberException  if {@code by} is someone else who is not a member of an open chat
      * @throws ChatFullException    if the chat is at its member limit
      */
     public Joined join(UserId by, UserId user) {
         checkMayBringIn(by, user);
-        if (members.contains(user)) {
-            return new Joined(id, user, false);
-        }
-        checkRoom();
-        members.add(user, lastId);
-        return new Joined(id, user, true);
+        return bringIn(user, lastId);
+    }
+
+    /**
+     * Brings in the user whom {@code inviter} invited when the last id was {@code joinPoint}, at
+     * that id, as its cursor and join point: the invitation's own message, and what was said while
+     * it waited, is unread; nothing from before. A chat opened again since under the same id has
+     * ids below that point, and then the user comes in at its last id. The invitation is only as
+     * good as its inviter: one who left can no longer bring anyone in.
+     *
+     * @throws UnknownChatException if the chat was deleted
+     * @throws NotAMemberException  if the inviter is no longer a member
+     * @throws ChatFullException    if the chat is at its member limit
+     */
+    public Joined accept(UserId inviter, UserId user, long joinPoint) {
+        checkMember(inviter);
+        return bringIn(user, Math.min(joinPoint, lastId));
     }
 
     /**
@@ -232,8 +244,8 @@ public final class Chat {
      * answers as if it never existed, so nothing can bring it back. Otherwise drops what the
      * remaining members have all seen, which the leaver may have been holding back.
      *
-     * @throws UnknownChatException if the chat was deleted
-     * @throws NotAMemberException  if the user is not a member
+     * @throws UnknownChatException if the chat was deleted, or is private and the user not in it
+     * @throws NotAMemberException  if the user is not a member of an open chat
      */
     public Left leave(UserId member) {
         checkMember(member);
@@ -308,11 +320,14 @@ public final class Chat {
     /**
      * The member's cursor; how every operation but join checks who is asking. A chat before its
      * opening or after its last member left has no members, so a cursor found means it exists.
+     * To anyone outside it a private chat answers as one that does not exist: its id is a name
+     * anyone may guess, and what a stranger learns must not depend on whether the guess was right.
      */
     private long checkMember(UserId user) {
         OptionalLong cursor = members.cursorOf(user);
         if (cursor.isEmpty()) {
             checkExists();
+            checkVisibleTo(user);
             throw new NotAMemberException(user, id);
         }
         return cursor.getAsLong();
@@ -325,9 +340,24 @@ public final class Chat {
             return;
         }
         checkExists();
+        checkVisibleTo(user);
+    }
+
+    /** Only an open chat admits to a non-member that it exists. */
+    private void checkVisibleTo(UserId user) {
         if (access == Access.PRIVATE && !members.contains(user)) {
-            throw new PrivateChatException(user, id);
+            throw new UnknownChatException(id);
         }
+    }
+
+    /** Someone already in keeps its cursor and join point, and is never refused for it. */
+    private Joined bringIn(UserId user, long joinPoint) {
+        if (members.contains(user)) {
+            return new Joined(id, user, false);
+        }
+        checkRoom();
+        members.add(user, joinPoint);
+        return new Joined(id, user, true);
     }
 
     /** Where a read starts: never at or below the reader's join point. */

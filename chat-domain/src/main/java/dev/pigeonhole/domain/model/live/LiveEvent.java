@@ -8,6 +8,7 @@ import dev.pigeonhole.domain.model.chat.Left;
 import dev.pigeonhole.domain.model.chat.Message;
 import dev.pigeonhole.domain.model.chat.Opened;
 import dev.pigeonhole.domain.model.chat.Sent;
+import dev.pigeonhole.domain.model.consent.Invitation;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
 
@@ -76,6 +77,17 @@ public sealed interface LiveEvent {
         public DirectMessageDelivered {
             Objects.requireNonNull(owner, "owner");
             Objects.requireNonNull(message, "message");
+        }
+    }
+
+    /**
+     * A user was invited to a chat. Like a delivery it goes on the invitee's own channel only:
+     * nothing of it reaches the inviter or the chat's members until the invitee accepts.
+     */
+    record Invited(UserId invitee, Invitation invitation) implements LiveEvent {
+        public Invited {
+            Objects.requireNonNull(invitee, "invitee");
+            Objects.requireNonNull(invitation, "invitation");
         }
     }
 

@@ -21,6 +21,6 @@ public record DirectMessage(long id, Instant sentAt, UserId sender, String body)
         }
         MillisecondClock.requireMillis(sentAt, "sentAt");
         Objects.requireNonNull(sender, "sender");
-        MessageText.check(body);
+        MessageText.checkKept(body);
     }
 }

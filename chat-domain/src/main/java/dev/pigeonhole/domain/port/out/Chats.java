@@ -5,7 +5,6 @@ import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
@@ -45,6 +44,11 @@ import java.util.SortedMap;
  * through the {@link Channels} of the same store, inside the step that stores it; the other
  * changes ({@link Opened}, {@link Joined}, {@link Left}) come back to the caller, which announces
  * them.
+ *
+ * <p>To a user outside it, a private chat that exists answers every method exactly as a chat that
+ * does not: {@link UnknownChatException}. Only an open chat, which anyone may join, tells a
+ * non-member {@link NotAMemberException}. So where a method below says "does not exist", a
+ * private chat the caller is not in is included.
  *
  * <p>Callers pass what the {@code port.in} commands have already checked (ids are valid values,
  * counts positive, ids not negative); a store does not check it again. Any method may throw
@@ -92,8 +96,9 @@ public interface Chats {
      * <p>A send that is not a repeat takes a token from the sender's bucket in this chat under
      * {@code rate}, at the time {@code at}, in the same atomic step.
      *
-     * @throws UnknownChatException  if the chat does not exist
-     * @throws NotAMemberException   if {@code sender} is not a member
+     * @throws UnknownChatException  if the chat does not exist, or is private and {@code sender}
+     *                               not in it
+     * @throws NotAMemberException   if {@code sender} is not a member of an open chat
      * @throws InvalidInputException if the key was used for a different body
      * @throws RateLimitedException  if the sender's bucket in this chat is empty; nothing changed
      */
@@ -120,9 +125,10 @@ public interface Chats {
      * {@link Chat#acknowledge}: moves the user's cursor forward to {@code upTo}, never back, then
      * drops what every member has acknowledged.
      *
-     * @throws UnknownChatException  if the chat does not exist
-     * @throws NotAMemberException   if the user is not (or no longer) a member; nothing is re-added
-     *                               (checked before {@code upTo})
+     * @throws UnknownChatException  if the chat does not exist, or is private and the user not
+     *                               (or no longer) in it; nothing is re-added
+     * @throws NotAMemberException   if the user is not (or no longer) a member of an open chat;
+     *                               nothing is re-added (checked before {@code upTo})
      * @throws InvalidInputException if {@code upTo} is above the chat's last id
      */
     void acknowledge(UserId user, ChatId chat, long upTo);
@@ -133,8 +139,8 @@ public interface Chats {
      * that order is the one thrown and nothing changes.
      *
      * @param upTo at least one chat; the caller bounds how many
-     * @throws UnknownChatException  if a chat does not exist
-     * @throws NotAMemberException   if the user is not a member of a chat
+     * @throws UnknownChatException  if a chat does not exist, or is private and the user not in it
+     * @throws NotAMemberException   if the user is not a member of an open chat
      * @throws InvalidInputException if an {@code upTo} is above its chat's last id
      */
     void acknowledge(UserId user, SortedMap<ChatId, Long> upTo);
@@ -143,8 +149,9 @@ public interface Chats {
      * {@link Chat#read}: up to {@code limit} messages with ids above {@code after}, oldest first,
      * for a member, and none at or below the member's join point.
      *
-     * @throws UnknownChatException if the chat does not exist
-     * @throws NotAMemberException  if {@code reader} is not a member
+     * @throws UnknownChatException if the chat does not exist, or is private and {@code reader}
+     *                              not in it
+     * @throws NotAMemberException  if {@code reader} is not a member of an open chat
      */
     MessagePage read(UserId reader, ChatId chat, long after, int limit);
 
@@ -152,9 +159,9 @@ public interface Chats {
      * {@link Chat#join}: {@code by} brings {@code user} in at the chat's latest id, its cursor and
      * join point; a member already in keeps both and is never refused for it.
      *
-     * @throws UnknownChatException if the chat does not exist
-     * @throws NotAMemberException  if {@code by} is someone else who is not a member
-     * @throws PrivateChatException if {@code user} joins a private chat it is not in by itself
+     * @throws UnknownChatException if the chat does not exist, or is private and {@code by} not
+     *                              in it, whether it brings itself or someone else
+     * @throws NotAMemberException  if {@code by} is someone else who is not a member of an open chat
      * @throws ChatFullException    if the user is not a member and the chat is at its member limit
      */
     Joined join(ChatId chat, UserId by, UserId user);
@@ -165,11 +172,39 @@ public interface Chats {
      * anything of it behind. Once it is gone its id is free: opening it again starts a new chat
      * at id 1.
      *
-     * @throws UnknownChatException if the chat does not exist
-     * @throws NotAMemberException  if the user is not a member
+     * @throws UnknownChatException if the chat does not exist, or is private and the user not in it
+     * @throws NotAMemberException  if the user is not a member of an open chat
      */
     Left leave(ChatId chat, UserId user);
 
     /** {@link Chat#summaryFor} for each of the user's chats, in {@link ChatId}'s (string) order. */
     List<ChatSummary> chatsOf(UserId user);
+
+    /**
+     * {@link Chat#summaryFor} of one chat: what an invitation to it records (its last id, its
+     * members), read by a member.
+     *
+     * @throws UnknownChatException if the chat does not exist
+     * @throws NotAMemberException  if {@code member} is not a member
+     */
+    ChatSummary summaryOf(UserId member, ChatId chat);
+
+    /**
+     * The chats the user is a member of, in {@link ChatId}'s order, without reading any of them:
+     * how many there are bounds its joins, and whether two users share one decides what they may
+     * do to each other (docs/DESIGN.md §8). A store that keeps each user's chats in an index of its
+     * own beside the chats' members answers from the index.
+     */
+    List<ChatId> chatIdsOf(UserId user);
+
+    /**
+     * {@link Chat#accept}: the invitee of {@code inviter} comes in at {@code joinPoint}, the chat's
+     * last id when it was invited, as its cursor and join point (at the last id if that is lower:
+     * the chat was opened again since); a member already in keeps both and is never refused for it.
+     *
+     * @throws UnknownChatException if the chat does not exist
+     * @throws NotAMemberException  if {@code inviter} is no longer a member
+     * @throws ChatFullException    if the invitee is not a member and the chat is at its member limit
+     */
+    Joined accept(ChatId chat, UserId inviter, UserId invitee, long joinPoint);
 }

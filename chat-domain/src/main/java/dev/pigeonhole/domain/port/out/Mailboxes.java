@@ -2,12 +2,14 @@ package dev.pigeonhole.domain.port.out;
 
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.MailboxFullException;
+import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.LiveEvent;
-import dev.pigeonhole.domain.model.mailbox.Mailbox;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+import dev.pigeonhole.domain.model.mailbox.Mailbox;
+import dev.pigeonhole.domain.model.mailbox.Sender;
 
 import java.time.Instant;
 import java.util.List;
@@ -34,9 +36,20 @@ public interface Mailboxes {
      * mailbox's messages go out in id order, and a store that can publish from its atomic step needs
      * no second round trip.
      *
+     * <p>A store keeps which of the messages it holds came from strangers with them, and forgets
+     * that as it drops them ({@link Mailbox#strangersShare}).
+     *
+     * @param from whether the sender shares a chat with the recipient
+     * @throws RateLimitedException ({@link Mailbox#strangerRefused}) if a stranger's delivery finds
+     *                              the strangers' share taken or the mailbox full; nothing changes
      * @throws MailboxFullException if the mailbox is at capacity; nothing is stored, numbered or announced
      */
-    Delivered deliver(UserId recipient, UserId sender, String body, Instant at);
+    Delivered deliver(UserId recipient, UserId sender, String body, Instant at, Sender from);
+
+    /** A delivery from someone who shares a chat with the recipient. */
+    default Delivered deliver(UserId recipient, UserId sender, String body, Instant at) {
+        return deliver(recipient, sender, body, at, Sender.CO_MEMBER);
+    }
 
     /**
      * {@link Mailbox#read}: up to {@code max} of the oldest messages, oldest first, without

@@ -5,11 +5,14 @@ import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
+import dev.pigeonhole.domain.model.mailbox.Mailbox;
+import dev.pigeonhole.domain.model.mailbox.Sender;
 import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
 import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
 import dev.pigeonhole.domain.port.out.Mailboxes;
 import dev.pigeonhole.domain.port.out.Quotas;
+import dev.pigeonhole.domain.service.Acquaintances;
 import dev.pigeonhole.domain.service.Admission;
 
 import java.time.InstantSource;
@@ -25,12 +28,19 @@ public final class MailboxService implements DeliverDirectMessage, ReadDirectMes
 
     private final Mailboxes mailboxes;
     private final Admission admission;
+    private final Acquaintances acquaintances;
     private final Limits limits;
     private final MillisecondClock clock;
 
-    /** @param quotas the senders' buckets for delivering, held to {@link Limits#rates()} */
-    public MailboxService(Mailboxes mailboxes, Quotas quotas, Limits limits, InstantSource clock) {
+    /**
+     * @param quotas        the senders' buckets for delivering, held to {@link Limits#rates()}
+     * @param acquaintances whom each recipient blocked, and who shares a chat with whom: a sender
+     *                      who shares none is a stranger, whose share of a mailbox is bounded
+     */
+    public MailboxService(Mailboxes mailboxes, Quotas quotas, Acquaintances acquaintances, Limits limits,
+                          InstantSource clock) {
         this.mailboxes = Objects.requireNonNull(mailboxes, "mailboxes");
+        this.acquaintances = Objects.requireNonNull(acquaintances, "acquaintances");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.admission = new Admission(quotas, limits.rates());
         // Read to the millisecond here, once: every store keeps times so.
@@ -41,7 +51,12 @@ public final class MailboxService implements DeliverDirectMessage, ReadDirectMes
     public Delivered deliver(DeliverDirectMessage.Command command) {
         limits.checkBodyLength(command.text());
         admission.admit(command.sender(), RateLimits.Write.DELIVER);
-        return mailboxes.deliver(command.recipient(), command.sender(), command.text(), clock.instant());
+        if (acquaintances.consentOf(command.recipient()).blocks(command.sender())) {
+            throw Mailbox.strangerRefused(limits.mailboxCapacity());
+        }
+        Sender from = acquaintances.shareAChat(command.sender(), command.recipient()) ? Sender.CO_MEMBER
+                : Sender.STRANGER;
+        return mailboxes.deliver(command.recipient(), command.sender(), command.text(), clock.instant(), from);
     }
 
     @Override

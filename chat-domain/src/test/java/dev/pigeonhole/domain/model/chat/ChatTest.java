@@ -4,7 +4,6 @@ import dev.pigeonhole.domain.model.ChatFullException;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.NotAMemberException;
-import dev.pigeonhole.domain.model.PrivateChatException;
 import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
@@ -22,11 +21,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The rules of a group chat, on the aggregate alone. Every store is held to the same answers by
@@ -156,8 +157,17 @@ class ChatTest {
         void only_members_send() {
             openWithBob();
 
-            assertThatExceptionOfType(NotAMemberException.class)
+            assertThatExceptionOfType(UnknownChatException.class)
                     .isThrownBy(() -> chat.send(CAROL, "let me in", at(), Optional.empty()));
+            assertThat(chat.history().lastId()).isEqualTo(1);
+        }
+
+        @Test
+        void a_non_member_of_an_open_chat_is_told_it_is_not_a_member() {
+            chat.open(ALICE, Set.of(), Access.OPEN, "all welcome", at());
+
+            assertThatExceptionOfType(NotAMemberException.class)
+                    .isThrownBy(() -> chat.send(CAROL, "hello?", at(), Optional.empty()));
             assertThat(chat.history().lastId()).isEqualTo(1);
         }
 
@@ -266,7 +276,7 @@ class ChatTest {
             chat.send(BOB, "once", at(), Optional.of(key));
             chat.leave(BOB);
 
-            assertThatExceptionOfType(NotAMemberException.class)
+            assertThatExceptionOfType(UnknownChatException.class)
                     .isThrownBy(() -> chat.send(BOB, "once", at(), Optional.of(key)));
         }
 
@@ -395,7 +405,7 @@ class ChatTest {
         void a_user_who_is_not_a_member_is_refused_before_its_number_is_looked_at() {
             openWithBob();
 
-            assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.acknowledge(CAROL, 99));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.acknowledge(CAROL, 99));
             assertThat(chat.isMember(CAROL)).isFalse();
         }
 
@@ -481,7 +491,7 @@ class ChatTest {
         void only_a_member_leaves() {
             openWithBob();
 
-            assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.leave(CAROL));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.leave(CAROL));
         }
 
         @Test
@@ -524,7 +534,7 @@ class ChatTest {
         void no_one_comes_into_a_private_chat_by_itself() {
             openWithBob();
 
-            assertThatExceptionOfType(PrivateChatException.class).isThrownBy(() -> chat.join(CAROL, CAROL));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(CAROL, CAROL));
             assertThat(chat.isMember(CAROL)).isFalse();
         }
 
@@ -548,7 +558,7 @@ class ChatTest {
         void who_asks_is_checked_before_whether_there_is_room() {
             chat.open(ALICE, Set.of(BOB, CAROL), Access.PRIVATE, "three of us", at());
 
-            assertThatExceptionOfType(PrivateChatException.class).isThrownBy(() -> chat.join(DAN, DAN));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(DAN, DAN));
         }
 
         @Test
@@ -608,8 +618,32 @@ class ChatTest {
         void only_members_read() {
             openWithBob();
 
-            assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.read(CAROL, 0, 10, log));
-            assertThatExceptionOfType(NotAMemberException.class).isThrownBy(() -> chat.pending(CAROL, 10, log));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.read(CAROL, 0, 10, log));
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.pending(CAROL, 10, log));
+        }
+
+        @Test
+        void to_a_non_member_a_private_chat_answers_word_for_word_as_one_that_was_never_opened() {
+            openWithBob();
+            Chat never = new Chat(LUNCH, LIMITS);
+            List<Function<Chat, Object>> asks = List.of(
+                    c -> c.read(CAROL, 0, 10, log),
+                    c -> c.pending(CAROL, 10, log),
+                    c -> c.send(CAROL, "hello?", at(), Optional.empty()),
+                    c -> c.acknowledge(CAROL, 1),
+                    c -> c.join(CAROL, CAROL),
+                    c -> c.join(CAROL, DAN),
+                    c -> c.leave(CAROL),
+                    c -> c.summaryFor(CAROL));
+
+            for (var ask : asks) {
+                Throwable existing = catchThrowable(() -> ask.apply(chat));
+                Throwable missing = catchThrowable(() -> ask.apply(never));
+                assertThat(existing).isInstanceOf(UnknownChatException.class)
+                        .hasMessage(missing.getMessage()).hasSameClassAs(missing);
+            }
+            assertThat(chat.isMember(CAROL)).isFalse();
+            assertThat(chat.history().lastId()).isEqualTo(1);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.pigeonhole.domain.model.mailbox;
 
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.MailboxFullException;
+import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.limits.Limits;
 import org.junit.jupiter.api.Nested;
@@ -14,6 +15,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MailboxTest {
 
@@ -30,9 +32,60 @@ class MailboxTest {
     private int ticks;
 
     private Delivered deliver(String body) {
-        Delivered delivered = mailbox.deliver(ALICE, body, T0.plusMillis(++ticks));
+        Delivered delivered = mailbox.deliver(ALICE, body, T0.plusMillis(++ticks), Sender.CO_MEMBER);
         kept.add(delivered.message());
         return delivered;
+    }
+
+    @Nested
+    class Strangers {
+
+        private final Mailbox roomy = new Mailbox(BOB, Limits.DEFAULTS.withMailboxCapacity(30));
+
+        @Test
+        void hold_at_most_a_tenth_of_it_while_co_members_still_deliver() {
+            roomy.deliver(ALICE, "1", T0, Sender.STRANGER);
+            roomy.deliver(ALICE, "2", T0, Sender.STRANGER);
+            roomy.deliver(ALICE, "3", T0, Sender.STRANGER);
+
+            assertThatThrownBy(() -> roomy.deliver(ALICE, "4", T0, Sender.STRANGER))
+                    .isInstanceOf(RateLimitedException.class)
+                    .hasMessageContaining("3 unread messages from senders who share no chat");
+            assertThat(roomy.lastId()).as("a refused delivery takes no id").isEqualTo(3);
+            assertThat(roomy.deliver(ALICE, "from a friend", T0, Sender.CO_MEMBER).message().id()).isEqualTo(4);
+        }
+
+        @Test
+        void get_their_share_back_as_the_owner_acknowledges() {
+            roomy.deliver(ALICE, "1", T0, Sender.STRANGER);
+            roomy.deliver(ALICE, "2", T0, Sender.CO_MEMBER);
+            roomy.deliver(ALICE, "3", T0, Sender.STRANGER);
+            roomy.deliver(ALICE, "4", T0, Sender.STRANGER);
+
+            roomy.acknowledge(2);
+
+            assertThat(roomy.snapshot().fromStrangers()).containsExactly(3L, 4L);
+            assertThat(roomy.deliver(ALICE, "5", T0, Sender.STRANGER).message().id()).isEqualTo(5);
+        }
+
+        @Test
+        void are_refused_by_a_full_mailbox_as_by_their_share_so_they_never_learn_it_is_full() {
+            deliver("one");
+            deliver("two");
+            deliver("three");
+
+            assertThatThrownBy(() -> mailbox.deliver(ALICE, "four", T0, Sender.STRANGER))
+                    .isInstanceOf(RateLimitedException.class)
+                    .hasMessage(Mailbox.strangerRefused(3).getMessage());
+            assertThatThrownBy(() -> mailbox.deliver(ALICE, "four", T0, Sender.CO_MEMBER))
+                    .isInstanceOf(MailboxFullException.class);
+        }
+
+        @Test
+        void have_a_share_of_at_least_one_however_small_the_mailbox() {
+            assertThat(Mailbox.strangersShare(3)).isEqualTo(1);
+            assertThat(Mailbox.strangersShare(1_000)).isEqualTo(100);
+        }
     }
 
     @Nested
@@ -74,7 +127,7 @@ class MailboxTest {
 
         @Test
         void a_time_finer_than_a_millisecond_is_refused_as_a_bug_and_changes_nothing() {
-            assertThatIllegalArgumentException().isThrownBy(() -> mailbox.deliver(ALICE, "hi", T0.plusNanos(1)));
+            assertThatIllegalArgumentException().isThrownBy(() -> mailbox.deliver(ALICE, "hi", T0.plusNanos(1), Sender.CO_MEMBER));
             assertThat(mailbox.lastId()).isZero();
         }
     }
@@ -156,15 +209,31 @@ class MailboxTest {
 
             Mailbox restored = Mailbox.restore(mailbox.snapshot(), THREE);
 
-            assertThat(restored.snapshot()).isEqualTo(new MailboxSnapshot(BOB, 2, 1));
-            assertThat(restored.deliver(ALICE, "three", T0).message().id()).isEqualTo(3);
+            assertThat(restored.snapshot()).isEqualTo(new MailboxSnapshot(BOB, 2, 1, List.of()));
+            assertThat(restored.deliver(ALICE, "three", T0, Sender.CO_MEMBER).message().id()).isEqualTo(3);
             assertThat(restored.depth()).isEqualTo(2);
         }
 
         @Test
+        void a_snapshot_keeps_which_held_messages_came_from_strangers() {
+            Mailbox roomy = new Mailbox(BOB, Limits.DEFAULTS.withMailboxCapacity(20));
+            roomy.deliver(ALICE, "one", T0, Sender.STRANGER);
+            roomy.deliver(ALICE, "two", T0, Sender.CO_MEMBER);
+            roomy.deliver(ALICE, "three", T0, Sender.STRANGER);
+
+            Mailbox restored = Mailbox.restore(roomy.snapshot(), Limits.DEFAULTS.withMailboxCapacity(20));
+
+            assertThat(restored.snapshot()).isEqualTo(new MailboxSnapshot(BOB, 3, 0, List.of(1L, 3L)));
+            assertThatThrownBy(() -> restored.deliver(ALICE, "four", T0, Sender.STRANGER))
+                    .isInstanceOf(RateLimitedException.class);
+            assertThatIllegalArgumentException().as("a stranger's id the mailbox does not hold")
+                    .isThrownBy(() -> new MailboxSnapshot(BOB, 3, 1, List.of(1L)));
+        }
+
+        @Test
         void a_snapshot_acknowledging_outside_its_ids_is_refused() {
-            assertThatIllegalArgumentException().isThrownBy(() -> new MailboxSnapshot(BOB, 2, 3));
-            assertThatIllegalArgumentException().isThrownBy(() -> new MailboxSnapshot(BOB, 2, -1));
+            assertThatIllegalArgumentException().isThrownBy(() -> new MailboxSnapshot(BOB, 2, 3, List.of()));
+            assertThatIllegalArgumentException().isThrownBy(() -> new MailboxSnapshot(BOB, 2, -1, List.of()));
         }
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.chat.Message;
+import dev.pigeonhole.domain.model.consent.Invitation;
 import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.live.LiveSignal;
 import dev.pigeonhole.domain.model.mailbox.DirectMessage;
@@ -18,7 +19,7 @@ import java.util.Set;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ApiLiveEvent(String type, String chatId, ApiMessage message, List<String> online,
-                            List<String> offline, Boolean member) {
+                            List<String> offline, Boolean member, ApiInvitation invitation) {
 
     /**
      * What a client is told of a signal; empty for the end of the feed, which each transport
@@ -36,28 +37,37 @@ public record ApiLiveEvent(String type, String chatId, ApiMessage message, List<
             // The feed hands out only the user's own mailbox.
             case LiveSignal.Event(var channel, LiveEvent.DirectMessageDelivered delivered) ->
                     Optional.of(mailbox(delivered.message()));
+            // The feed hands out only the user's own invitations.
+            case LiveSignal.Event(var channel, LiveEvent.Invited invited) ->
+                    Optional.of(invitation(invited.invitation()));
             case LiveSignal.Resync resync -> Optional.of(resync());
             case LiveSignal.Closed closed -> Optional.empty();
         };
     }
 
     public static ApiLiveEvent message(ChatId chat, Message message) {
-        return new ApiLiveEvent("message", chat.value(), ApiMessage.from(message), null, null, null);
+        return new ApiLiveEvent("message", chat.value(), ApiMessage.from(message), null, null, null, null);
     }
 
     /** A message arrived in the user's own mailbox; it stays there until acknowledged over HTTP. */
     public static ApiLiveEvent mailbox(DirectMessage message) {
-        return new ApiLiveEvent("mailbox", null, ApiMessage.from(message), null, null, null);
+        return new ApiLiveEvent("mailbox", null, ApiMessage.from(message), null, null, null, null);
     }
 
     /** The user was added to a chat ({@code member} true) or left it. */
     public static ApiLiveEvent membership(LiveEvent.MembershipChanged changed) {
-        return new ApiLiveEvent("membership", changed.chat().value(), null, null, null, changed.member());
+        return new ApiLiveEvent("membership", changed.chat().value(), null, null, null, changed.member(), null);
+    }
+
+    /** Someone invited the user to a chat; it answers over HTTP. */
+    public static ApiLiveEvent invitation(Invitation invitation) {
+        return new ApiLiveEvent("invitation", invitation.chat().value(), null, null, null, null,
+                ApiInvitation.from(invitation));
     }
 
     /** Who came online and who went offline since the last presence event, sorted. */
     public static ApiLiveEvent presence(LiveSignal.Presence diff) {
-        return new ApiLiveEvent("presence", null, null, sorted(diff.online()), sorted(diff.offline()), null);
+        return new ApiLiveEvent("presence", null, null, sorted(diff.online()), sorted(diff.offline()), null, null);
     }
 
     private static List<String> sorted(Set<UserId> users) {
@@ -65,6 +75,6 @@ public record ApiLiveEvent(String type, String chatId, ApiMessage message, List<
     }
 
     public static ApiLiveEvent resync() {
-        return new ApiLiveEvent("resync", null, null, null, null, null);
+        return new ApiLiveEvent("resync", null, null, null, null, null, null);
     }
 }

@@ -143,5 +143,16 @@ export function createApi({ getToken, onUnauthorized, onReachable = () => {} }) 
     readMailbox: (max) => request('GET', `/api/mailbox?max=${max}`),
     /** Removes every message of one's own mailbox up to an id: what the page has shown. */
     acknowledgeMailbox: (upTo) => request('POST', '/api/mailbox/read', { body: { upTo } }),
+
+    /** Chats this user was put in by someone it shares none with, waiting for its answer. */
+    invitations: () => request('GET', '/api/invitations'),
+    acceptInvitation: (chat) => request('POST', `/api/invitations/${seg(chat)}/accept`),
+    declineInvitation: (chat) => request('POST', `/api/invitations/${seg(chat)}/decline`),
+    /** Whether anyone may add this user to a chat directly, or only those sharing one with it. */
+    settings: () => request('GET', '/api/settings'),
+    chooseAddPolicy: (addPolicy) => request('PUT', '/api/settings', { body: { addPolicy } }),
+    blocks: () => request('GET', '/api/blocks'),
+    block: (user) => request('POST', '/api/blocks', { body: { user } }),
+    unblock: (user) => request('DELETE', `/api/blocks/${seg(user)}`),
   };
 }

@@ -1,10 +1,13 @@
 // The page's entry: each control wired to the flow it starts, and a session this tab already
 // had picked up again. The flows live in modules of their own: session.js (sign-in and out),
 // sync.js (keeping up to date), chat.js (the open chat), sending.js and membership.js. What the
-// page knows changes only in state.js; the DOM only in ui.js.
+// page knows changes only in state.js, and the DOM only in ui.js, except for invitations.js and
+// reach.js, which keep their own small state and lists to themselves.
 
 import { backToList, loadOlder, openChat } from './chat.js';
+import { onInvitationAction } from './invitations.js';
 import { askToLeave, createChat, invite, joinChat, onLeaveDialogClosed, showNewChat } from './membership.js';
+import { onBlockedAction, onPolicyChange } from './reach.js';
 import { onComposerKey, onPendingAction, submitMessage } from './sending.js';
 import { endSession, resumeSession, showConnection, signIn } from './session.js';
 import { follow, whenBrowserOnline, whenTabShown } from './sync.js';
@@ -36,6 +39,10 @@ els.scroller.addEventListener('scroll', () => {
   if (ui.isNearBottom()) els.jumpLatest.hidden = true;
 }, { passive: true });
 for (const back of document.querySelectorAll('[data-back]')) back.addEventListener('click', backToList);
+
+document.getElementById('invitation-list').addEventListener('click', onInvitationAction);
+document.getElementById('add-policy').addEventListener('change', onPolicyChange);
+document.getElementById('blocked-list').addEventListener('click', onBlockedAction);
 
 els.chatList.addEventListener('click', (event) => {
   const item = event.target.closest('li[data-chat-id]');

@@ -71,6 +71,10 @@ function startSession(user, token) {
     token,
     state: new ChatState(user),
     live: null,
+    /** The invitations waiting for an answer: an Invitations that follow() gives each session. */
+    invitations: null,
+    /** Its add policy and blocks: a Reach that follow() gives each session. */
+    reach: null,
     pollTimer: 0,
     polls: 0,
     presenceTimer: 0,

@@ -4,8 +4,10 @@
 
 import { ApiError, isTransient } from './api.js';
 import { fillOpenChat, openChat, refreshChats, refreshPresence, scheduleAck, showNewMessages } from './chat.js';
+import { loadInvitations, onInvitationEvent, startInvitations } from './invitations.js';
 import { createLive, liveUrl } from './live.js';
 import { onDirectMessage, pullMailbox, whenMailboxShown } from './mailbox.js';
+import { loadReach, startReach } from './reach.js';
 import { api, current, report, showConnection } from './session.js';
 import * as ui from './ui.js';
 
@@ -20,6 +22,8 @@ const PRESENCE_EVERY_POLLS = 2;
 
 /** A new session: the lists first, then the chat the address names, then the socket. */
 export function follow(s) {
+  startInvitations(s);
+  startReach(s);
   s.live = createLive({
     url: () => (current === s ? liveUrl(s.token) : null),
     onOpen: () => {
@@ -41,7 +45,7 @@ export function follow(s) {
 
   (async () => {
     try {
-      await Promise.all([refreshChats(s), refreshPresence(s), pullMailbox(s)]);
+      await Promise.all([refreshChats(s), refreshPresence(s), pullMailbox(s), loadInvitations(s), loadReach(s)]);
     } catch (error) {
       report(error);
     }
@@ -89,10 +93,10 @@ async function poll(s) {
   let delay;
   s.polls += 1;
   try {
-    // Without the socket there are no presence events either, so look more often than the
-    // minute-by-minute refresh, but not on every poll.
-    await Promise.all([pullPending(s), pullMailbox(s),
-      s.polls % PRESENCE_EVERY_POLLS === 1 ? refreshPresence(s) : null]);
+    // Without the socket there are no presence or invitation events either, so look more often
+    // than the minute-by-minute refresh, but not on every poll.
+    const now = s.polls % PRESENCE_EVERY_POLLS === 1;
+    await Promise.all([pullPending(s), pullMailbox(s), now ? refreshPresence(s) : null, now ? loadInvitations(s) : null]);
     await fillOpenChat(s);
   } catch (error) {
     // Quiet on purpose: the connection state already says the server is away.
@@ -126,7 +130,7 @@ function catchUp(s) {
       s.catchUpAgain = false;
       try {
         await refreshChats(s);
-        await Promise.all([pullPending(s), refreshPresence(s), pullMailbox(s)]);
+        await Promise.all([pullPending(s), refreshPresence(s), pullMailbox(s), loadInvitations(s)]);
         await fillOpenChat(s);
       } catch (error) {
         if (!isTransient(error)) report(error);
@@ -184,6 +188,10 @@ function onLiveEvent(s, event) {
     case 'mailbox':
       // A message for this user alone; the mailbox keeps it until the page acknowledges it.
       if (event.message && typeof event.message === 'object') onDirectMessage(s, event.message);
+      break;
+    case 'invitation':
+      // Someone this user shares no chat with put it in one: it waits for an answer, unjoined.
+      if (typeof event.chatId === 'string') onInvitationEvent(s, event);
       break;
     case 'resync':
       catchUp(s);

@@ -2,6 +2,7 @@ package dev.pigeonhole.domain.service.chat;
 
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.domain.model.ChatAlreadyExistsException;
 import dev.pigeonhole.domain.model.ChatId;
@@ -19,6 +20,8 @@ import dev.pigeonhole.domain.model.chat.Message;
 import dev.pigeonhole.domain.model.chat.MessagePage;
 import dev.pigeonhole.domain.model.chat.Opened;
 import dev.pigeonhole.domain.model.chat.PendingChat;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.PendingBudget;
 import dev.pigeonhole.domain.model.limits.RateLimit;
@@ -34,6 +37,7 @@ import dev.pigeonhole.domain.port.in.chat.LeaveChat;
 import dev.pigeonhole.domain.port.in.chat.ReadMessages;
 import dev.pigeonhole.domain.port.in.chat.SendMessage;
 import dev.pigeonhole.domain.port.out.Chats;
+import dev.pigeonhole.domain.service.Acquaintances;
 import dev.pigeonhole.domain.service.Heard;
 import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
@@ -69,7 +73,10 @@ class ChatServiceTest {
     private final Heard toBob = new Heard(channels, Channel.ofUser(BOB));
     private final Heard toCarol = new Heard(channels, Channel.ofUser(CAROL));
     private final Heard inLunch = new Heard(channels, Channel.ofChat(LUNCH));
-    private final ChatService service = new ChatService(chats, channels, new InMemoryQuotas(clock), LIMITS, clock);
+    /** Adds go through as the book's do, unless a test says otherwise. */
+    private final Acquaintances anyoneAdds = new Acquaintances(new InMemoryConsents(), chats, channels,
+            ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE));
+    private final ChatService service = new ChatService(chats, channels, new InMemoryQuotas(clock), anyoneAdds, LIMITS, clock);
 
     @AfterEach
     void stopListening() {
@@ -96,7 +103,7 @@ class ChatServiceTest {
     void a_message_is_stamped_with_the_clock_read_to_the_millisecond() {
         openLunch();
         InstantSource finer = InstantSource.fixed(TestClock.START.plusNanos(1_234_567));
-        ChatService stamping = new ChatService(chats, channels, new InMemoryQuotas(clock), LIMITS, finer);
+        ChatService stamping = new ChatService(chats, channels, new InMemoryQuotas(clock), anyoneAdds, LIMITS, finer);
 
         Message sent = stamping.send(new SendMessage.Command(LUNCH, BOB, "hi"));
 
@@ -125,7 +132,7 @@ class ChatServiceTest {
     @Test
     void a_generated_id_that_someone_chose_meanwhile_is_drawn_again() {
         ChatService racing = 
-                new ChatService(new ChoosingFirst(chats, 1), channels, new InMemoryQuotas(clock), LIMITS, clock);
+                new ChatService(new ChoosingFirst(chats, 1), channels, new InMemoryQuotas(clock), anyoneAdds, LIMITS, clock);
 
         CreatedChat created = racing.create(new CreateChat.Command(ALICE, Set.of(), Optional.empty(), "hello"));
 
@@ -137,7 +144,7 @@ class ChatServiceTest {
     @Test
     void after_five_clashes_in_a_row_creating_gives_up() {
         ChatService racing = 
-                new ChatService(new ChoosingFirst(chats, 5), channels, new InMemoryQuotas(clock), LIMITS, clock);
+                new ChatService(new ChoosingFirst(chats, 5), channels, new InMemoryQuotas(clock), anyoneAdds, LIMITS, clock);
 
         assertThatExceptionOfType(ChatAlreadyExistsException.class).isThrownBy(
                 () -> racing.create(new CreateChat.Command(ALICE, Set.of(), Optional.empty(), "hello")));
@@ -237,7 +244,7 @@ class ChatServiceTest {
 
     @Test
     void sends_are_held_to_the_configured_rate_by_the_clock() {
-        ChatService strict = new ChatService(chats, channels, new InMemoryQuotas(clock),
+        ChatService strict = new ChatService(chats, channels, new InMemoryQuotas(clock), anyoneAdds,
                 LIMITS.withRates(RateLimits.DEFAULTS.withSend(new RateLimit(2, Duration.ofMinutes(1)))), clock);
         openLunch();
         strict.send(new SendMessage.Command(LUNCH, BOB, "one"));
@@ -252,7 +259,7 @@ class ChatServiceTest {
 
     @Test
     void creating_and_inviting_take_tokens_from_the_users_own_buckets_and_a_refusal_changes_nothing() {
-        ChatService strict = new ChatService(chats, channels, new InMemoryQuotas(clock),
+        ChatService strict = new ChatService(chats, channels, new InMemoryQuotas(clock), anyoneAdds,
                 LIMITS.withRates(new RateLimits(RateLimit.NONE, new RateLimit(1, Duration.ofMinutes(1)), new RateLimit(1, Duration.ofMinutes(1)),
                         RateLimit.NONE)), clock);
         strict.create(new CreateChat.Command(ALICE, Set.of(), Optional.of(LUNCH), "hi"));
@@ -270,7 +277,7 @@ class ChatServiceTest {
 
     @Test
     void pending_holds_what_the_budget_allows_and_says_where_more_waits() {
-        ChatService budgeted = new ChatService(chats, channels, new InMemoryQuotas(clock),
+        ChatService budgeted = new ChatService(chats, channels, new InMemoryQuotas(clock), anyoneAdds,
                 LIMITS.withPending(new PendingBudget(3, 1 << 20)), clock);
         openLunch();
         for (int i = 0; i < 5; i++) {
@@ -352,6 +359,21 @@ class ChatServiceTest {
         @Override
         public List<ChatSummary> chatsOf(UserId user) {
             return store.chatsOf(user);
+        }
+
+        @Override
+        public ChatSummary summaryOf(UserId member, ChatId chat) {
+            return store.summaryOf(member, chat);
+        }
+
+        @Override
+        public List<ChatId> chatIdsOf(UserId user) {
+            return store.chatIdsOf(user);
+        }
+
+        @Override
+        public Joined accept(ChatId chat, UserId inviter, UserId invitee, long joinPoint) {
+            return store.accept(chat, inviter, invitee, joinPoint);
         }
     }
 }

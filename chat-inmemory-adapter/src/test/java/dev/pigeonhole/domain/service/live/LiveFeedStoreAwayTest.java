@@ -2,10 +2,13 @@ package dev.pigeonhole.domain.service.live;
 
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.model.live.Channel;
@@ -17,6 +20,7 @@ import dev.pigeonhole.domain.port.in.chat.SendMessage;
 import dev.pigeonhole.domain.port.in.live.LiveFeed;
 import dev.pigeonhole.domain.port.out.Channels;
 import dev.pigeonhole.domain.port.out.Chats;
+import dev.pigeonhole.domain.service.Acquaintances;
 import dev.pigeonhole.domain.service.chat.ChatService;
 import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
@@ -52,8 +56,11 @@ class LiveFeedStoreAwayTest {
     private final TestClock clock = new TestClock();
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
+    /** Adds go through as the book's do, unless a test says otherwise. */
+    private final Acquaintances anyoneAdds = new Acquaintances(new InMemoryConsents(), chats, channels,
+            ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE));
     private final ChatService chatService =
-            new ChatService(chats, channels, new InMemoryQuotas(clock), UNLIMITED_RATES, clock);
+            new ChatService(chats, channels, new InMemoryQuotas(clock), anyoneAdds, UNLIMITED_RATES, clock);
     private volatile boolean away;
     private final SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(reachable(channels), 16);
     private final LiveService live = new LiveService(multiplexer, reachable(chats, Chats.class), clock);

@@ -2,20 +2,24 @@ package dev.pigeonhole.domain.service.live;
 
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.PendingBudget;
 import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.model.live.LiveEvent;
-import dev.pigeonhole.domain.model.live.LiveSignal.CloseReason;
 import dev.pigeonhole.domain.model.live.LiveSignal;
+import dev.pigeonhole.domain.model.live.LiveSignal.CloseReason;
 import dev.pigeonhole.domain.port.in.chat.CreateChat;
 import dev.pigeonhole.domain.port.in.chat.JoinChat;
 import dev.pigeonhole.domain.port.in.chat.LeaveChat;
 import dev.pigeonhole.domain.port.in.chat.SendMessage;
 import dev.pigeonhole.domain.port.in.live.LiveFeed;
+import dev.pigeonhole.domain.service.Acquaintances;
 import dev.pigeonhole.domain.service.chat.ChatService;
 import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
@@ -54,8 +58,11 @@ class LiveServiceTest {
     private final InMemoryChannels channels = new InMemoryChannels();
     private final InMemoryChats chats = new InMemoryChats(Limits.DEFAULTS, channels);
     private final TestClock clock = new TestClock();
+    /** Adds go through as the book's do, unless a test says otherwise. */
+    private final Acquaintances anyoneAdds = new Acquaintances(new InMemoryConsents(), chats, channels,
+            ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE));
     private final ChatService chatService =
-            new ChatService(chats, channels, new InMemoryQuotas(clock), UNLIMITED_RATES, clock);
+            new ChatService(chats, channels, new InMemoryQuotas(clock), anyoneAdds, UNLIMITED_RATES, clock);
     private SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, 1_024);
     private LiveService live = new LiveService(multiplexer, chats, clock);
 

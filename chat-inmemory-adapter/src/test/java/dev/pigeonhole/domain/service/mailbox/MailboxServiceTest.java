@@ -2,11 +2,14 @@ package dev.pigeonhole.domain.service.mailbox;
 
 import dev.pigeonhole.adapter.inmemory.InMemoryChannels;
 import dev.pigeonhole.adapter.inmemory.InMemoryChats;
+import dev.pigeonhole.adapter.inmemory.InMemoryConsents;
 import dev.pigeonhole.adapter.inmemory.InMemoryMailboxes;
 import dev.pigeonhole.adapter.inmemory.InMemoryQuotas;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.RateLimitedException;
 import dev.pigeonhole.domain.model.UserId;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimit;
 import dev.pigeonhole.domain.model.limits.RateLimits;
@@ -18,6 +21,7 @@ import dev.pigeonhole.domain.port.in.live.LiveFeed;
 import dev.pigeonhole.domain.port.in.mailbox.AcknowledgeDirectMessages;
 import dev.pigeonhole.domain.port.in.mailbox.DeliverDirectMessage;
 import dev.pigeonhole.domain.port.in.mailbox.ReadDirectMessages;
+import dev.pigeonhole.domain.service.Acquaintances;
 import dev.pigeonhole.domain.service.live.LiveService;
 import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
 import dev.pigeonhole.testsupport.TestClock;
@@ -45,8 +49,11 @@ class MailboxServiceTest {
     private final UserId bob = user();
     private final TestClock clock = new TestClock();
     private final InMemoryChannels channels = new InMemoryChannels();
+    /** No one here shares a chat: every sender is a stranger, whose share of a default mailbox is ample. */
+    private final Acquaintances anyoneAdds = new Acquaintances(new InMemoryConsents(),
+            new InMemoryChats(LIMITS, channels), channels, ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE));
     private final MailboxService service =
-            new MailboxService(new InMemoryMailboxes(LIMITS, channels), new InMemoryQuotas(clock), LIMITS, clock);
+            new MailboxService(new InMemoryMailboxes(LIMITS, channels), new InMemoryQuotas(clock), anyoneAdds, LIMITS, clock);
     private final SubscriptionMultiplexer multiplexer = new SubscriptionMultiplexer(channels, 1_024);
     private final LiveService live = new LiveService(multiplexer, new InMemoryChats(LIMITS, channels), clock);
 
@@ -72,7 +79,7 @@ class MailboxServiceTest {
     @Test
     void a_delivery_is_stamped_with_the_clock_read_to_the_millisecond() {
         InstantSource finer = InstantSource.fixed(TestClock.START.plusNanos(1_234_567));
-        MailboxService stamping = new MailboxService(new InMemoryMailboxes(LIMITS, channels), new InMemoryQuotas(clock),
+        MailboxService stamping = new MailboxService(new InMemoryMailboxes(LIMITS, channels), new InMemoryQuotas(clock), anyoneAdds,
                 LIMITS, finer);
 
         Delivered delivered = stamping.deliver(new DeliverDirectMessage.Command(alice, bob, "psst"));
@@ -93,7 +100,7 @@ class MailboxServiceTest {
 
     @Test
     void deliveries_are_held_to_the_senders_bucket_and_a_refused_one_is_not_stored() {
-        MailboxService strict = new MailboxService(new InMemoryMailboxes(LIMITS, channels), new InMemoryQuotas(clock),
+        MailboxService strict = new MailboxService(new InMemoryMailboxes(LIMITS, channels), new InMemoryQuotas(clock), anyoneAdds,
                 LIMITS.withRates(new RateLimits(RateLimit.NONE, RateLimit.NONE, RateLimit.NONE,
                         new RateLimit(2, Duration.ofMinutes(1)))), clock);
         strict.deliver(new DeliverDirectMessage.Command(alice, bob, "one"));

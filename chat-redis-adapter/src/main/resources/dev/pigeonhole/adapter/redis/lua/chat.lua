@@ -34,11 +34,20 @@ local function check_exists()
   end
 end
 
--- The member's cursor: how every operation but join checks who is asking.
+-- Only an open chat admits to a non-member that it exists.
+local function check_visible_to(user)
+  if redis.call('EXISTS', chat.open) == 0 and not redis.call('ZSCORE', chat.members, user) then
+    refuse('NO_CHAT')
+  end
+end
+
+-- The member's cursor: how every operation but join checks who is asking. To anyone outside
+-- it a private chat answers as one that does not exist.
 local function check_member(user)
   local cursor = redis.call('ZSCORE', chat.members, user)
   if not cursor then
     check_exists()
+    check_visible_to(user)
     refuse('NOT_MEMBER', user)
   end
   return tonumber(cursor)
@@ -51,9 +60,7 @@ local function check_may_bring_in(by, user)
     return
   end
   check_exists()
-  if redis.call('EXISTS', chat.open) == 0 and not redis.call('ZSCORE', chat.members, user) then
-    refuse('PRIVATE', user)
-  end
+  check_visible_to(user)
 end
 
 -- The last id when the member came in. A member a book client added knows no join point: 0.
@@ -317,16 +324,28 @@ local function acknowledge_all(member, batch, names)
   return cursors
 end
 
--- Chat.join: by brings user in at the last id, its cursor and join point; one already in
--- keeps both.
-local function join(by, user, limits)
-  check_may_bring_in(by, user)
+-- Someone already in keeps its cursor and join point, and is never refused for it.
+local function bring_in(user, join_point, limits)
   if redis.call('ZSCORE', chat.members, user) then
     return { 'ALREADY_MEMBER', generation() }
   end
   check_room(limits.max_members)
-  add_member(user, last_id())
+  add_member(user, join_point)
   return { 'JOINED', next_generation() }
+end
+
+-- Chat.join: by brings user in at the last id, its cursor and join point.
+local function join(by, user, limits)
+  check_may_bring_in(by, user)
+  return bring_in(user, last_id(), limits)
+end
+
+-- Chat.accept: an invitation is only as good as its inviter, who must still be in. The invitee
+-- comes in where it was invited, or at the last id of a chat opened again since, which has not
+-- reached that point.
+local function accept(inviter, user, join_point, limits)
+  check_member(inviter)
+  return bring_in(user, math.min(join_point, last_id()), limits)
 end
 
 -- Chat.leave: the last one out deletes every key of the chat in this same step, so no send,

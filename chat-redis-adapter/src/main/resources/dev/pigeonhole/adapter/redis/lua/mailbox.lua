@@ -4,11 +4,12 @@
 -- contract suite runs random operations against Mailbox and against these scripts side by side.
 -- Put in front of every mailbox script, after common.lua.
 --
--- Every mailbox script takes the owner's two keys first (they share the owner's hash tag): the
--- messages, a LIST, and the id counter. The aggregate's two numbers are kept as Redis in Action
--- 6.5.1 keeps a mailbox: the last id is the counter, and what is acknowledged is gone from the
--- LIST, which therefore holds exactly the run of ids above it, oldest at the head.
-local mailbox = { messages = KEYS[1], ids = KEYS[2] }
+-- Every mailbox script takes the owner's three keys first (they share the owner's hash tag): the
+-- messages, a LIST, the id counter, and the ids strangers sent, a sorted set scored by id. The
+-- aggregate's two numbers are kept as Redis in Action 6.5.1 keeps a mailbox: the last id is the
+-- counter, and what is acknowledged is gone from the LIST, which therefore holds exactly the run
+-- of ids above it, oldest at the head. Its fromStrangers is the sorted set.
+local mailbox = { messages = KEYS[1], ids = KEYS[2], strangers = KEYS[3] }
 
 -- ------------------------------------------------------------------ the steps
 
@@ -16,9 +17,23 @@ local function last_id()
   return tonumber(redis.call('GET', mailbox.ids) or '0')
 end
 
--- The mailbox holds as many messages as the LIST does: depth() is its length.
+-- The mailbox holds as many messages as the LIST does.
+local function depth()
+  return redis.call('LLEN', mailbox.messages)
+end
+
+-- The share is Mailbox.strangersShare(capacity), worked out in Java and passed in, so the rule
+-- is written once. A stranger finding the mailbox full is refused here, before check_room, so it
+-- is told nothing of how full the mailbox is.
+local function check_stranger(from, limits)
+  if from == 'STRANGER'
+      and (redis.call('ZCARD', mailbox.strangers) >= limits.strangers_share or depth() >= limits.capacity) then
+    refuse('STRANGER_REFUSED')
+  end
+end
+
 local function check_room(capacity)
-  if redis.call('LLEN', mailbox.messages) >= capacity then
+  if depth() >= capacity then
     refuse('FULL')
   end
 end
@@ -52,18 +67,24 @@ local function trim_acknowledged(up_to)
       redis.call('LTRIM', mailbox.messages, drop, -1)
     end
   end
+  redis.call('ZREMRANGEBYSCORE', mailbox.strangers, '-inf', up_to)
 end
 
 -- ------------------------------------------------------------------ the operations
 
--- Mailbox.deliver. message: { tail }; publishing: { mode, channel, before_id, after_id }, the
+-- Mailbox.deliver. message: { tail }; from: 'STRANGER' or 'CO_MEMBER' (Sender); limits:
+-- { capacity, strangers_share }; publishing: { mode, channel, before_id, after_id }, the
 -- announcement as the live event codec writes it, but for the id, which only this step knows.
-local function deliver(message, capacity, publishing)
-  check_room(capacity)
+local function deliver(message, from, limits, publishing)
+  check_stranger(from, limits)
+  check_room(limits.capacity)
   local id = next_id()
-  local depth = store_message(id, message.tail)
+  local held = store_message(id, message.tail)
+  if from == 'STRANGER' then
+    redis.call('ZADD', mailbox.strangers, id, id)
+  end
   announce(publishing.mode, publishing.channel, publishing.before_id .. id .. publishing.after_id)
-  return { 'DELIVERED', id, depth }
+  return { 'DELIVERED', id, held }
 end
 
 -- Mailbox.read: the oldest max messages held, which are exactly those above what is acknowledged.

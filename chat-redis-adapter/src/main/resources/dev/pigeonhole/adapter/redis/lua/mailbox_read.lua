@@ -1,5 +1,5 @@
 -- Reads the oldest messages, removing nothing: read() in mailbox.lua.
--- KEYS: the owner's mailbox and its id counter
+-- KEYS: the owner's mailbox, its id counter and its strangers' ids
 -- ARGV: max
 return answer(function()
   return read(tonumber(ARGV[1]))
