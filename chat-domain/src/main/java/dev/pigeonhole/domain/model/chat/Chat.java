@@ -50,6 +50,11 @@ import java.util.function.Function;
  * <p>Times are to the millisecond, as every store keeps them ({@link MillisecondClock}).
  *
  * <p>Not thread-safe: a store runs one operation on a chat at a time.
+ *
+ * <p>It stays one file although it is long: each operation and the steps it checks, in their
+ * order, are what {@code chat.lua} transliterates side by side, and what the differential
+ * contract holds every store to; its parts that have a life of their own are classes already
+ * ({@link Members}, {@link KeyedSends}, {@link SendBuckets}, {@link HistoryWindow}).
  */
 public final class Chat {
 
