@@ -82,8 +82,8 @@ final class ChatIndex {
             chats.addAll(listed);
         }
 
-        List<ChatScripts.Membership> reads = new ArrayList<>(chats.size());
-        chats.forEach(chat -> reads.add(new ChatScripts.Membership(chat)));
+        List<ChatReads.Membership> reads = new ArrayList<>(chats.size());
+        chats.forEach(chat -> reads.add(new ChatReads.Membership(chat)));
         List<ScriptCall> readCalls = new ArrayList<>(reads.size());
         reads.forEach(read -> readCalls.add(read.call(keys)));
         List<Object> readReplies = redis.runAll(readCalls);
@@ -91,13 +91,13 @@ final class ChatIndex {
         List<ScriptCall> changes = new ArrayList<>();
         for (int i = 0; i < reads.size(); i++) {
             ChatId chat = reads.get(i).chat();
-            ChatScripts.Membership.Answer answer = reads.get(i).answer(Reply.of(readReplies.get(i),
+            ChatReads.Membership.Answer answer = reads.get(i).answer(Reply.of(readReplies.get(i),
                     readCalls.get(i).script()));
             long generation = switch (answer) {
-                case ChatScripts.Membership.Members members -> members.generation();
-                case ChatScripts.Membership.Gone gone -> gone.staleGeneration();
+                case ChatReads.Membership.Members members -> members.generation();
+                case ChatReads.Membership.Gone gone -> gone.staleGeneration();
             };
-            Set<UserId> members = answer instanceof ChatScripts.Membership.Members in ? in.members() : Set.of();
+            Set<UserId> members = answer instanceof ChatReads.Membership.Members in ? in.members() : Set.of();
             members.forEach(member -> changes.add(addCall(member, chat, generation)));
             indexes.forEach((user, listed) -> {
                 if (listed.contains(chat) && !members.contains(user)) {

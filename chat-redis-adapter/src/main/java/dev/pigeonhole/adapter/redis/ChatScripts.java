@@ -33,8 +33,8 @@ final class ChatScripts {
     }
 
     /** A script that runs one operation of the chat aggregate, and what it answers. */
-    sealed interface ChatScript<A> permits Open, Send, AcknowledgeAll, Join, Accept, Leave, Read, Pending, Summary,
-            Membership {
+    sealed interface ChatScript<A> permits Open, Send, AcknowledgeAll, Join, Accept, Leave, ChatReads.Read,
+            ChatReads.Pending, ChatReads.Summary, ChatReads.Membership {
 
         ScriptCall call(KeyLayout layout);
 
@@ -42,12 +42,12 @@ final class ChatScripts {
     }
 
     /** The answer of a script that only refuses in {@link ChatRefusal}'s words. */
-    record Refused(ChatRefusal refusal) implements Open.Answer, Send.Answer, Join.Answer, Read.Answer,
-            Summary.Answer {
+    record Refused(ChatRefusal refusal) implements Open.Answer, Send.Answer, Join.Answer, ChatReads.Read.Answer,
+            ChatReads.Summary.Answer {
     }
 
     /** A chat script, and its book-layout twin where the book needs one. */
-    private record Variants(LuaScript tagged, LuaScript book) {
+    record Variants(LuaScript tagged, LuaScript book) {
 
         static Variants changing(String name) {
             return new Variants(LuaScript.load(name, "bucket", "chat"),
@@ -65,18 +65,14 @@ final class ChatScripts {
     private static final Variants JOIN = Variants.changing("chat_join");
     private static final Variants ACCEPT = Variants.changing("chat_accept");
     private static final Variants LEAVE = Variants.changing("chat_leave");
-    private static final Variants READ = Variants.reading("chat_read");
-    private static final Variants SUMMARY = Variants.reading("chat_summary");
-    private static final Variants MEMBERSHIP = Variants.reading("chat_membership");
     /** One script for both layouts: it keeps the book's seen:<member> itself when given it. */
     private static final LuaScript ACKNOWLEDGE_ALL = LuaScript.load("chats_acknowledge", "bucket", "chat");
-    private static final LuaScript PENDING = LuaScript.load("chats_pending", "bucket", "chat");
 
     /**
      * The call of a chat script: the chat's keys, and in the book layout its lock and the
      * {@code seen:<user>} of each user the operation is about, which the book twin keeps current.
      */
-    private static ScriptCall call(KeyLayout layout, Variants script, ChatId chat, List<UserId> about,
+    static ScriptCall call(KeyLayout layout, Variants script, ChatId chat, List<UserId> about,
                                    List<String> arguments) {
         KeyLayout.ChatKeys chatKeys = layout.chat(chat);
         if (!layout.isBookLayout() || script.book() == script.tagged()) {
@@ -295,121 +291,7 @@ final class ChatScripts {
         }
     }
 
-    /** chat_read.lua: what the reader may read after {@code after}. */
-    record Read(ChatId chat, UserId reader, long after, int limit) implements ChatScript<Read.Answer> {
-
-        sealed interface Answer permits View, Refused {
-        }
-
-        /**
-         * What the script read: the reader's cursor, the history window as the reader may see it
-         * (from its join point on), where the page starts, and the page.
-         */
-        record View(long cursor, HistoryWindow history, long from, List<Message> page) implements Answer {
-        }
-
-        @Override
-        public ScriptCall call(KeyLayout layout) {
-            return ChatScripts.call(layout, READ, chat, List.of(),
-                    List.of(chat.value(), reader.value(), Long.toString(after), Integer.toString(limit)));
-        }
-
-        @Override
-        public Answer answer(Reply reply) {
-            return view(reply);
-        }
-
-        /** A read's answer as read() and pending() in chat.lua give it. */
-        static Answer view(Reply reply) {
-            if (!reply.is("READ")) {
-                return new Refused(reply.refusal());
-            }
-            List<Message> page = new ArrayList<>();
-            reply.texts(3).forEach(message -> page.add(BookMessageJson.message(message)));
-            HistoryWindow held = new HistoryWindow(reply.number(2), reply.number(1));
-            return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), page);
-        }
-    }
-
-    /**
-     * chats_pending.lua: pending() in chat.lua, what the member has not read, in each chat in one
-     * script. Answers each chat's answer as a {@link Read} gives it, in the order of {@link #chats}.
-     */
-    record Pending(UserId member, List<ChatId> chats, int limit) implements ChatScript<List<Read.Answer>> {
-
-        @Override
-        public ScriptCall call(KeyLayout layout) {
-            List<String> arguments = new ArrayList<>(chats.size() * KeyLayout.ChatKeys.COUNT + 2);
-            arguments.add(member.value());
-            arguments.add(Integer.toString(limit));
-            chats.forEach(chat -> arguments.addAll(layout.chat(chat).all()));
-            return new ScriptCall(PENDING, layout.chat(chats.getFirst()).all(), arguments);
-        }
-
-        @Override
-        public List<Read.Answer> answer(Reply reply) {
-            List<Read.Answer> views = new ArrayList<>(chats.size());
-            for (int i = 0; i < chats.size(); i++) {
-                views.add(Read.view(Reply.of(reply.values().get(i), PENDING)));
-            }
-            return views;
-        }
-    }
-
-    /** chat_summary.lua. */
-    record Summary(ChatId chat, UserId member) implements ChatScript<Summary.Answer> {
-
-        sealed interface Answer permits Listed, Refused {
-        }
-
-        /** The chat as the member's chat list shows it. */
-        record Listed(long cursor, long lastId, Set<UserId> members, Access access) implements Answer {
-
-            ChatSummary summary(ChatId chat) {
-                return new ChatSummary(chat, members, access, cursor, lastId);
-            }
-        }
-
-        @Override
-        public ScriptCall call(KeyLayout layout) {
-            return ChatScripts.call(layout, SUMMARY, chat, List.of(), List.of(chat.value(), member.value()));
-        }
-
-        @Override
-        public Answer answer(Reply reply) {
-            return reply.is("SUMMARY")
-                    ? new Listed(reply.number(0), reply.number(1), users(reply.texts(2)), Access.valueOf(reply.text(3)))
-                    : new Refused(reply.refusal());
-        }
-    }
-
-    /** chat_membership.lua: who is in the chat, asked by no one (the index sweep). */
-    record Membership(ChatId chat) implements ChatScript<Membership.Answer> {
-
-        sealed interface Answer permits Members, Gone {
-        }
-
-        record Members(long generation, Set<UserId> members) implements Answer {
-        }
-
-        /** The chat does not exist: whatever an index lists of it was written at {@code staleGeneration} or before. */
-        record Gone(long staleGeneration) implements Answer {
-        }
-
-        @Override
-        public ScriptCall call(KeyLayout layout) {
-            return ChatScripts.call(layout, MEMBERSHIP, chat, List.of(), List.of(chat.value()));
-        }
-
-        @Override
-        public Answer answer(Reply reply) {
-            return reply.is("MEMBERS")
-                    ? new Members(reply.number(0), users(reply.texts(1)))
-                    : new Gone(reply.number(0));
-        }
-    }
-
-    private static Set<UserId> users(List<String> names) {
+    static Set<UserId> users(List<String> names) {
         Set<UserId> users = new HashSet<>();
         names.forEach(name -> users.add(UserId.of(name)));
         return users;

@@ -139,16 +139,16 @@ public final class RedisChats implements Chats {
         if (chats.isEmpty()) {
             return List.of();
         }
-        List<ChatScripts.Pending> scripts = new ArrayList<>();
-        byNode(chats).forEach(onNode -> scripts.add(new ChatScripts.Pending(user, onNode, perChatLimit)));
-        List<List<ChatScripts.Read.Answer>> answers = runAll(scripts);
+        List<ChatReads.Pending> scripts = new ArrayList<>();
+        byNode(chats).forEach(onNode -> scripts.add(new ChatReads.Pending(user, onNode, perChatLimit)));
+        List<List<ChatReads.Read.Answer>> answers = runAll(scripts);
         Map<ChatId, PendingChat> found = new HashMap<>();
         for (int node = 0; node < scripts.size(); node++) {
             List<ChatId> onNode = scripts.get(node).chats();
             for (int i = 0; i < onNode.size(); i++) {
                 ChatId chat = onNode.get(i);
                 // A refusal: the index still lists a chat the user has left, or one just deleted.
-                if (answers.get(node).get(i) instanceof ChatScripts.Read.View view) {
+                if (answers.get(node).get(i) instanceof ChatReads.Read.View view) {
                     found.put(chat, view.history().pending(chat, view.cursor(), view.page()));
                 }
             }
@@ -220,8 +220,8 @@ public final class RedisChats implements Chats {
 
     @Override
     public MessagePage read(UserId reader, ChatId chat, long after, int limit) {
-        return switch (run(new ChatScripts.Read(chat, reader, after, limit))) {
-            case ChatScripts.Read.View view -> view.history().page(view.from(), view.page());
+        return switch (run(new ChatReads.Read(chat, reader, after, limit))) {
+            case ChatReads.Read.View view -> view.history().page(view.from(), view.page());
             case ChatScripts.Refused refused -> throw refused.refusal().exception(chat, RateLimit.NONE);
         };
     }
@@ -266,13 +266,13 @@ public final class RedisChats implements Chats {
 
     @Override
     public List<ChatSummary> chatsOf(UserId user) {
-        List<ChatScripts.Summary> reads = new ArrayList<>();
-        index.list(user).forEach(chat -> reads.add(new ChatScripts.Summary(chat, user)));
-        List<ChatScripts.Summary.Answer> answers = runAll(reads);
+        List<ChatReads.Summary> reads = new ArrayList<>();
+        index.list(user).forEach(chat -> reads.add(new ChatReads.Summary(chat, user)));
+        List<ChatReads.Summary.Answer> answers = runAll(reads);
         List<ChatSummary> summaries = new ArrayList<>(reads.size());
         for (int i = 0; i < reads.size(); i++) {
             // A refusal: the index still lists a chat the user has left, or one just deleted.
-            if (answers.get(i) instanceof ChatScripts.Summary.Listed listed) {
+            if (answers.get(i) instanceof ChatReads.Summary.Listed listed) {
                 summaries.add(listed.summary(reads.get(i).chat()));
             }
         }
@@ -281,8 +281,8 @@ public final class RedisChats implements Chats {
 
     @Override
     public ChatSummary summaryOf(UserId member, ChatId chat) {
-        return switch (run(new ChatScripts.Summary(chat, member))) {
-            case ChatScripts.Summary.Listed listed -> listed.summary(chat);
+        return switch (run(new ChatReads.Summary(chat, member))) {
+            case ChatReads.Summary.Listed listed -> listed.summary(chat);
             case ChatScripts.Refused refused -> throw refused.refusal().exception(chat, RateLimit.NONE);
         };
     }
