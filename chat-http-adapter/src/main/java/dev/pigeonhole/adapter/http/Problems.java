@@ -95,8 +95,19 @@ final class Problems {
         if (problem.retryAfterSeconds() != null) {
             ctx.header("Retry-After", Integer.toString(problem.retryAfterSeconds()));
         }
+        if (carriesBody(ctx)) {
+            // A refusal often comes before the body is read (no token, no such route, too large).
+            // Jetty then closes the connection after answering if the rest of the body has not
+            // arrived, and a keep-alive client that sent its next request meanwhile finds it
+            // gone. Saying so before the answer goes out lets the client open a new one instead.
+            ctx.header("Connection", "close");
+        }
         ctx.contentType(CONTENT_TYPE);
         return Json.write(ApiProblem.from(problem.type(), problem.title(), problem.status(), problem.detail(),
                 ctx.path()));
+    }
+
+    private static boolean carriesBody(Context ctx) {
+        return ctx.req().getContentLengthLong() > 0 || ctx.header("Transfer-Encoding") != null;
     }
 }

@@ -595,6 +595,17 @@ class BadInputTest {
                 .anyMatch(event -> event.getLevel() == Level.WARN);
     }
 
+    @Test
+    void a_refused_request_with_a_body_says_the_connection_closes_so_no_client_reuses_it() throws Exception {
+        String body = "{\"members\":[\"bob\"],\"message\":\"hello\"}";
+
+        ApiClient.Response response = sendRaw("POST /api/chats HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body, false);
+
+        assertProblem(response, 401, "unauthorized");
+        assertThat(response.header("Connection")).as("what the answer says of its connection").hasValue("close");
+    }
+
     /**
      * The request as these bytes, on a socket of its own, the answer read to the server's end of
      * it. {@code hangUp} shuts the sending side at once, so a body shorter than it claims ends there.
