@@ -1,5 +1,12 @@
 package dev.pigeonhole.app.browser;
 
+import static dev.pigeonhole.app.browser.Page.chatItem;
+import static dev.pigeonhole.app.browser.Page.connection;
+import static dev.pigeonhole.app.browser.Page.item;
+import static dev.pigeonhole.app.browser.Page.signIn;
+import static dev.pigeonhole.app.browser.Page.testId;
+import static dev.pigeonhole.app.browser.Page.waitFor;
+import static dev.pigeonhole.app.browser.Page.waitForTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pigeonhole.adapter.http.ApiClient;
@@ -11,7 +18,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +28,6 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The page in real headless Chromium, two people in two browsers of their own, against the real
@@ -31,7 +36,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @Timeout(180)
 class ChatPageTest {
 
-    private static final Duration PATIENCE = Duration.ofSeconds(15);
     /** The page backs off up to 30 s between reconnect attempts; one full step and some. */
     private static final Duration RECONNECT_PATIENCE = Duration.ofSeconds(45);
 
@@ -70,8 +74,8 @@ class ChatPageTest {
     @Test
     void two_people_open_a_chat_and_talk_live_see_each_other_online_and_miss_nothing_while_offline() throws Exception {
         String chat = "lunch-" + UUID.randomUUID().toString().substring(0, 8);
-        signIn(alice, alicesServer, "alice");
-        signIn(bob, bobsServer, "bob");
+        signIn(alice, alicesServer.port(), "alice");
+        signIn(bob, bobsServer.port(), "bob");
         waitForState(alice, "live");
         waitForState(bob, "live");
 
@@ -94,14 +98,14 @@ class ChatPageTest {
 
         // Bob's server goes away under his open page; Alice goes on talking through hers.
         bobsServer.stop();
-        waitFor(bob, driver -> !"live".equals(state(driver)));
+        waitFor(bob, driver -> !"live".equals(connection(driver)));
         send(alice, "I'll book a table");
         send(alice, "For two, at 12:15");
         waitForTexts(alice, List.of("Lunch at noon?", "Yes, the usual place", "I'll book a table", "For two, at 12:15"));
 
         // Back on the same address: the page reconnects by itself and catches up.
         bobsServer.restart();
-        waitFor(bob, RECONNECT_PATIENCE, driver -> "live".equals(state(driver)));
+        waitFor(bob, RECONNECT_PATIENCE, driver -> "live".equals(connection(driver)));
         waitForTexts(bob, List.of("Lunch at noon?", "Yes, the usual place", "I'll book a table", "For two, at 12:15"));
 
         File shot = alice.getScreenshotAs(OutputType.FILE);
@@ -116,8 +120,8 @@ class ChatPageTest {
     @Test
     void a_member_adds_someone_to_a_private_chat_who_then_reads_only_what_follows() throws Exception {
         String chat = "plans-" + UUID.randomUUID().toString().substring(0, 8);
-        signIn(alice, alicesServer, "alice");
-        signIn(bob, bobsServer, "bob");
+        signIn(alice, alicesServer.port(), "alice");
+        signIn(bob, bobsServer.port(), "bob");
         waitForState(bob, "live");
 
         alice.findElement(testId("new-chat-button")).click();
@@ -235,12 +239,6 @@ class ChatPageTest {
         return answer.body();
     }
 
-    private static void signIn(ChromeDriver browser, RunningServer server, String name) {
-        browser.get("http://127.0.0.1:" + server.port() + "/");
-        browser.findElement(testId("signin-name")).sendKeys(name);
-        browser.findElement(testId("signin-button")).click();
-        waitFor(browser, driver -> name.equals(driver.findElement(testId("me-name")).getText()));
-    }
 
     private static void send(ChromeDriver browser, String text) {
         WebElement input = browser.findElement(testId("message-input"));
@@ -248,45 +246,18 @@ class ChatPageTest {
         input.sendKeys(Keys.ENTER);
     }
 
-    /** The open chat shows exactly these messages, in this order: none missing, none twice. */
-    private static void waitForTexts(ChromeDriver browser, List<String> expected) {
-        try {
-            waitFor(browser, driver -> texts(driver).equals(expected));
-        } catch (org.openqa.selenium.TimeoutException e) {
-            assertThat(texts(browser)).as("messages shown").containsExactlyElementsOf(expected);
-        }
-    }
 
-    private static List<String> texts(ChromeDriver browser) {
-        return browser.findElements(By.cssSelector("[data-testid='message'] .message-text")).stream()
-                .map(WebElement::getText).toList();
-    }
 
     private static void waitForState(ChromeDriver browser, String state) {
-        waitFor(browser, driver -> state.equals(state(driver)));
+        waitFor(browser, driver -> state.equals(connection(driver)));
     }
 
-    private static String state(ChromeDriver browser) {
-        return browser.findElement(testId("connection-state")).getDomAttribute("data-state");
-    }
 
-    private static void waitFor(ChromeDriver browser, Function<ChromeDriver, Boolean> condition) {
-        waitFor(browser, PATIENCE, condition);
-    }
 
-    private static void waitFor(ChromeDriver browser, Duration patience, Function<ChromeDriver, Boolean> condition) {
-        new WebDriverWait(browser, patience).until(driver -> condition.apply((ChromeDriver) driver));
-    }
 
-    private static By testId(String id) {
-        return By.cssSelector("[data-testid='" + id + "']");
-    }
 
-    private static By chatItem(String chat) {
-        return By.cssSelector("[data-testid='chat-item'][data-chat-id='" + chat + "']");
-    }
 
     private static By onlineUser(String user) {
-        return By.cssSelector("[data-testid='online-user'][data-user='" + user + "']");
+        return item("online-user", "data-user", user);
     }
 }

@@ -1,26 +1,28 @@
 package dev.pigeonhole.app.browser;
 
+import static dev.pigeonhole.app.browser.Page.chatItem;
+import static dev.pigeonhole.app.browser.Page.connection;
+import static dev.pigeonhole.app.browser.Page.item;
+import static dev.pigeonhole.app.browser.Page.signIn;
+import static dev.pigeonhole.app.browser.Page.testId;
+import static dev.pigeonhole.app.browser.Page.waitFor;
+import static dev.pigeonhole.app.browser.Page.waitForTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.app.AppConfig;
 import dev.pigeonhole.app.RunningServer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Consent on the page, in real headless Chromium against a server left at its default add policy
@@ -29,8 +31,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @Timeout(150)
 class InvitationPageTest {
-
-    private static final Duration PATIENCE = Duration.ofSeconds(15);
 
     /** As shipped: the extension's servers otherwise let anyone add, which leaves no invitation to show. */
     @RegisterExtension
@@ -64,8 +64,8 @@ class InvitationPageTest {
     @Test
     void a_strangers_chat_waits_as_an_invitation_until_accepted_and_a_declined_one_goes_away() {
         String lunch = "lunch-" + UUID.randomUUID().toString().substring(0, 8);
-        signIn(alice, "alice");
-        signIn(bob, "bob");
+        signIn(alice, server.port(), "alice");
+        signIn(bob, server.port(), "bob");
         waitFor(alice, driver -> "live".equals(connection(driver)));
         waitFor(bob, driver -> "live".equals(connection(driver)));
         assertThat(bob.findElements(testId("invitation"))).as("invitations before anyone asked").isEmpty();
@@ -119,7 +119,7 @@ class InvitationPageTest {
      */
     @Test
     void decline_and_block_clears_the_inviter_and_choosing_anyone_lets_a_stranger_add_directly() {
-        signIn(bob, "bob");
+        signIn(bob, server.port(), "bob");
         waitFor(bob, driver -> "live".equals(connection(driver)));
         String carol = server.api().signIn("carol");
         String first = openChatWithBob(carol, "first");
@@ -156,49 +156,18 @@ class InvitationPageTest {
         return chat;
     }
 
-    private void signIn(ChromeDriver browser, String name) {
-        browser.get("http://127.0.0.1:" + server.port() + "/");
-        browser.findElement(testId("signin-name")).sendKeys(name);
-        browser.findElement(testId("signin-button")).click();
-        waitFor(browser, driver -> name.equals(driver.findElement(testId("me-name")).getText()));
-    }
 
-    private static void waitForTexts(ChromeDriver browser, List<String> expected) {
-        try {
-            waitFor(browser, driver -> texts(driver).equals(expected));
-        } catch (TimeoutException e) {
-            assertThat(texts(browser)).as("messages shown").containsExactlyElementsOf(expected);
-        }
-    }
 
-    private static List<String> texts(ChromeDriver browser) {
-        return browser.findElements(By.cssSelector("[data-testid='message'] .message-text")).stream()
-                .map(WebElement::getText).toList();
-    }
 
-    private static String connection(ChromeDriver browser) {
-        return browser.findElement(testId("connection-state")).getDomAttribute("data-state");
-    }
 
-    private static void waitFor(ChromeDriver browser, Function<ChromeDriver, Boolean> condition) {
-        // Lists are drawn again as events come: an element read mid-redraw is simply read again.
-        new WebDriverWait(browser, PATIENCE).ignoring(StaleElementReferenceException.class)
-                .until(driver -> condition.apply((ChromeDriver) driver));
-    }
 
-    private static By testId(String id) {
-        return By.cssSelector("[data-testid='" + id + "']");
-    }
 
-    private static By chatItem(String chat) {
-        return By.cssSelector("[data-testid='chat-item'][data-chat-id='" + chat + "']");
-    }
 
     private static By blockedUser(String user) {
-        return By.cssSelector("[data-testid='blocked-user'][data-user='" + user + "']");
+        return item("blocked-user", "data-user", user);
     }
 
     private static By invitation(String chat) {
-        return By.cssSelector("[data-testid='invitation'][data-chat-id='" + chat + "']");
+        return item("invitation", "data-chat-id", chat);
     }
 }

@@ -1,11 +1,13 @@
 package dev.pigeonhole.app.browser;
 
+import static dev.pigeonhole.app.browser.Page.PATIENCE;
+import static dev.pigeonhole.app.browser.Page.signIn;
+import static dev.pigeonhole.app.browser.Page.testId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.app.AppConfig;
 import dev.pigeonhole.app.RunningServer;
-import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -14,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -28,7 +29,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @Timeout(120)
 class MailboxPageTest {
 
-    private static final Duration PATIENCE = Duration.ofSeconds(15);
 
     @RegisterExtension
     final RunningServer server = RunningServer.on(AppConfig::defaults);
@@ -52,7 +52,7 @@ class MailboxPageTest {
         String bobsToken = signInOver("bob");
         post(alice, "/api/users/bob/mailbox", "{\"message\":\"Sent while you were away\"}");
 
-        signIn(bob, "bob");
+        signIn(bob, server.port(), "bob");
         waitFor(driver -> "live".equals(driver.findElement(testId("connection-state")).getDomAttribute("data-state")));
         waitForDirectTexts(List.of("Sent while you were away"));
 
@@ -81,17 +81,9 @@ class MailboxPageTest {
                 .map(WebElement::getText).toList();
     }
 
-    private void signIn(ChromeDriver browser, String name) {
-        browser.get("http://127.0.0.1:" + server.port() + "/");
-        browser.findElement(testId("signin-name")).sendKeys(name);
-        browser.findElement(testId("signin-button")).click();
-        waitFor(driver -> name.equals(driver.findElement(testId("me-name")).getText()));
-    }
 
     private void waitFor(Function<ChromeDriver, Boolean> condition) {
-        // The list is drawn again as messages come: an element read mid-redraw is simply read again.
-        new WebDriverWait(bob, PATIENCE).ignoring(StaleElementReferenceException.class)
-                .until(driver -> condition.apply((ChromeDriver) driver));
+        Page.waitFor(bob, condition);
     }
 
     private String signInOver(String name) {
@@ -110,7 +102,4 @@ class MailboxPageTest {
         return answer.body();
     }
 
-    private static By testId(String id) {
-        return By.cssSelector("[data-testid='" + id + "']");
-    }
 }

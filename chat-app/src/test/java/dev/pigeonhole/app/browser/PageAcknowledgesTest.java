@@ -1,11 +1,11 @@
 package dev.pigeonhole.app.browser;
 
+import static dev.pigeonhole.app.browser.Page.testId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pigeonhole.adapter.http.ApiClient;
 import dev.pigeonhole.app.AppConfig;
 import dev.pigeonhole.app.RunningServer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The page acknowledges only what it has shown: up to the end of the unbroken run of ids from what
@@ -28,7 +27,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @Timeout(120)
 class PageAcknowledgesTest {
 
-    private static final Duration PATIENCE = Duration.ofSeconds(15);
 
     /**
      * Before the page's own scripts: the socket can lose chosen messages, as a catch-up cut short
@@ -225,10 +223,7 @@ class PageAcknowledgesTest {
     }
 
     private void waitFor(java.util.function.Function<ChromeDriver, Boolean> condition) {
-        new WebDriverWait(browser, PATIENCE).until(driver -> condition.apply((ChromeDriver) driver));
+        Page.waitFor(browser, condition);
     }
 
-    private static By testId(String id) {
-        return By.cssSelector("[data-testid='" + id + "']");
-    }
 }

@@ -1,0 +1,77 @@
+package dev.pigeonhole.app.browser;
+
+import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TimeoutException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What every browser test does with the page, in one place: find its parts by their test ids,
+ * sign in, wait for what it shows, read the open chat's messages and the connection's state.
+ */
+final class Page {
+
+    /** How long the page has to show what a test waits for, unless the test says otherwise. */
+    static final Duration PATIENCE = Duration.ofSeconds(15);
+
+    private Page() {
+    }
+
+    static By testId(String id) {
+        return By.cssSelector("[data-testid='" + id + "']");
+    }
+
+    /** One item of a list the page draws, found by the attribute that names it. */
+    static By item(String testId, String attribute, String value) {
+        return By.cssSelector("[data-testid='" + testId + "'][" + attribute + "='" + value + "']");
+    }
+
+    static By chatItem(String chat) {
+        return item("chat-item", "data-chat-id", chat);
+    }
+
+    /** Opens the page of the server on {@code port} and signs in as {@code name}, through the form. */
+    static void signIn(ChromeDriver browser, int port, String name) {
+        browser.get("http://127.0.0.1:" + port + "/");
+        browser.findElement(testId("signin-name")).sendKeys(name);
+        browser.findElement(testId("signin-button")).click();
+        waitFor(browser, driver -> name.equals(driver.findElement(testId("me-name")).getText()));
+    }
+
+    static void waitFor(ChromeDriver browser, Function<ChromeDriver, Boolean> condition) {
+        waitFor(browser, PATIENCE, condition);
+    }
+
+    static void waitFor(ChromeDriver browser, Duration patience, Function<ChromeDriver, Boolean> condition) {
+        // Lists are drawn again as events come: an element read mid-redraw is simply read again.
+        new WebDriverWait(browser, patience).ignoring(StaleElementReferenceException.class)
+                .until(driver -> condition.apply((ChromeDriver) driver));
+    }
+
+    /** The open chat shows exactly these messages, in this order: none missing, none twice. */
+    static void waitForTexts(ChromeDriver browser, List<String> expected) {
+        try {
+            waitFor(browser, driver -> texts(driver).equals(expected));
+        } catch (TimeoutException e) {
+            assertThat(texts(browser)).as("messages shown").containsExactlyElementsOf(expected);
+        }
+    }
+
+    static List<String> texts(ChromeDriver browser) {
+        return browser.findElements(By.cssSelector("[data-testid='message'] .message-text")).stream()
+                .map(WebElement::getText).toList();
+    }
+
+    /** What the page says of its live connection: {@code live}, {@code polling}, {@code offline}… */
+    static String connection(ChromeDriver browser) {
+        return browser.findElement(testId("connection-state")).getDomAttribute("data-state");
+    }
+}
