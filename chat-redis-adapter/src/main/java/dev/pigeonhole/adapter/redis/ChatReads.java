@@ -23,7 +23,7 @@ final class ChatReads {
     private static final ChatScripts.Variants READ = ChatScripts.Variants.reading("chat_read");
     private static final ChatScripts.Variants SUMMARY = ChatScripts.Variants.reading("chat_summary");
     private static final ChatScripts.Variants MEMBERSHIP = ChatScripts.Variants.reading("chat_membership");
-    private static final LuaScript PENDING = LuaScript.load("chats_pending", "bucket", "chat");
+    private static final RedisFunction PENDING = Functions.reading("chats_pending");
 
     private ChatReads() {
     }
@@ -42,7 +42,7 @@ final class ChatReads {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             return ChatScripts.call(layout, READ, chat, List.of(),
                     List.of(chat.value(), reader.value(), Long.toString(after), Integer.toString(limit)));
         }
@@ -71,12 +71,12 @@ final class ChatReads {
     record Pending(UserId member, List<ChatId> chats, int limit) implements ChatScripts.ChatScript<List<Read.Answer>> {
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             List<String> arguments = new ArrayList<>(chats.size() * KeyLayout.ChatKeys.COUNT + 2);
             arguments.add(member.value());
             arguments.add(Integer.toString(limit));
             chats.forEach(chat -> arguments.addAll(layout.chat(chat).all()));
-            return new ScriptCall(PENDING, layout.chat(chats.getFirst()).all(), arguments);
+            return new FunctionCall(PENDING, layout.chat(chats.getFirst()).all(), arguments);
         }
 
         @Override
@@ -104,7 +104,7 @@ final class ChatReads {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             return ChatScripts.call(layout, SUMMARY, chat, List.of(), List.of(chat.value(), member.value()));
         }
 
@@ -130,7 +130,7 @@ final class ChatReads {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             return ChatScripts.call(layout, MEMBERSHIP, chat, List.of(), List.of(chat.value()));
         }
 

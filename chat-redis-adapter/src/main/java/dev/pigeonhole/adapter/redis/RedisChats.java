@@ -93,11 +93,11 @@ public final class RedisChats implements Chats {
         }
         // The counter alone never repeats itself, but a creator may have chosen "7" already.
         while (true) {
-            long next = Reply.of(redis.run(call(Scripts.COUNTER_NEXT, keys.chatIdCounter())), Scripts.COUNTER_NEXT)
+            long next = Reply.of(redis.run(call(Functions.COUNTER_NEXT, keys.chatIdCounter())), Functions.COUNTER_NEXT)
                     .number(0);
             ChatId candidate = ChatId.of(Long.toString(next));
             String members = keys.chat(candidate).members();
-            if (Reply.of(redis.run(call(Scripts.CHAT_EXISTS, members)), Scripts.CHAT_EXISTS).number(0) == 0) {
+            if (Reply.of(redis.run(call(Functions.CHAT_EXISTS, members)), Functions.CHAT_EXISTS).number(0) == 0) {
                 return candidate;
             }
         }
@@ -298,18 +298,18 @@ public final class RedisChats implements Chats {
     }
 
     private <A> A run(ChatScript<A> script) {
-        ScriptCall call = script.call(keys);
-        return script.answer(Reply.of(redis.run(call), call.script()));
+        FunctionCall call = script.call(keys);
+        return script.answer(Reply.of(redis.run(call), call.function()));
     }
 
     /** The scripts in one pipelined round trip, answered in order. */
     private <A, S extends ChatScript<A>> List<A> runAll(List<S> scripts) {
-        List<ScriptCall> calls = new ArrayList<>(scripts.size());
+        List<FunctionCall> calls = new ArrayList<>(scripts.size());
         scripts.forEach(script -> calls.add(script.call(keys)));
         List<Object> replies = redis.runAll(calls);
         List<A> answers = new ArrayList<>(scripts.size());
         for (int i = 0; i < scripts.size(); i++) {
-            answers.add(scripts.get(i).answer(Reply.of(replies.get(i), calls.get(i).script())));
+            answers.add(scripts.get(i).answer(Reply.of(replies.get(i), calls.get(i).function())));
         }
         return answers;
     }
@@ -344,7 +344,7 @@ public final class RedisChats implements Chats {
         }
     }
 
-    private static ScriptCall call(LuaScript script, String key) {
-        return new ScriptCall(script, List.of(key), List.of());
+    private static FunctionCall call(RedisFunction script, String key) {
+        return new FunctionCall(script, List.of(key), List.of());
     }
 }

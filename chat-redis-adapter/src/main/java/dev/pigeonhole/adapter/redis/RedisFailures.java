@@ -51,6 +51,9 @@ public final class RedisFailures {
      * itself and is a bug; everything else is unavailability.
      */
     public RuntimeException ofScript(String scriptName, RedisFailure failure, Throwable cause) {
+        if (failure instanceof ErrorReply reply && MissingFunctionException.isMissingFunction(reply.text())) {
+            return new MissingFunctionException(scriptName, cause);
+        }
         if (failure instanceof ErrorReply reply && Refusal.of(reply).isEmpty()) {
             return scriptError(scriptName, reply.text(), cause);
         }

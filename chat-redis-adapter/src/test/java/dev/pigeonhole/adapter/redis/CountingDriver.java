@@ -22,17 +22,27 @@ final class CountingDriver implements RedisDriver {
     }
 
     @Override
-    public Object run(ScriptCall call) {
+    public Object run(FunctionCall call) {
         roundTrips.incrementAndGet();
         return delegate.run(call);
     }
 
     @Override
-    public List<Object> runAll(List<ScriptCall> calls) {
+    public List<Object> runAll(List<FunctionCall> calls) {
         if (!calls.isEmpty()) {
             roundTrips.incrementAndGet();
         }
         return delegate.runAll(calls);
+    }
+
+    @Override
+    public List<String> primaries() {
+        return delegate.primaries();
+    }
+
+    @Override
+    public Object onNode(String node, List<String> command) {
+        return delegate.onNode(node, command);
     }
 
     @Override

@@ -42,8 +42,8 @@ final class LateIndexRemoves implements RedisDriver {
     }
 
     @Override
-    public Object run(ScriptCall call) {
-        if (call.script() == Scripts.INDEX_REMOVE) {
+    public Object run(FunctionCall call) {
+        if (call.function() == Functions.INDEX_REMOVE) {
             removesSeen.incrementAndGet();
             CountDownLatch arrived = held;
             if (arrived.getCount() > 0) {
@@ -62,8 +62,18 @@ final class LateIndexRemoves implements RedisDriver {
     }
 
     @Override
-    public List<Object> runAll(List<ScriptCall> calls) {
+    public List<Object> runAll(List<FunctionCall> calls) {
         return delegate.runAll(calls);
+    }
+
+    @Override
+    public List<String> primaries() {
+        return delegate.primaries();
+    }
+
+    @Override
+    public Object onNode(String node, List<String> command) {
+        return delegate.onNode(node, command);
     }
 
     @Override

@@ -98,12 +98,12 @@ public abstract class RedisDriverContract {
 
     @Test
     void run_turns_lua_replies_into_longs_strings_lists_and_nulls() {
-        LuaScript shapes = LuaScript.of("shapes", """
+        RedisFunction shapes = InlineFunction.of("shapes", """
                 redis.call('SET', KEYS[1], ARGV[1])
                 return {42, redis.call('GET', KEYS[1]), {1, 'two', {3}}, false, redis.status_reply('FINE')}
                 """);
 
-        Object reply = driver.run(new ScriptCall(shapes, List.of(key("shapes")), List.of("text")));
+        Object reply = driver.run(new FunctionCall(shapes, List.of(key("shapes")), List.of("text")));
 
         assertThat(reply).isEqualTo(Arrays.asList(42L, "text", List.of(1L, "two", List.of(3L)), null, "FINE"));
         assertThat(redis.keysWithPrefix(prefix)).as("the script ran on the node that owns its key")
@@ -117,15 +117,15 @@ public abstract class RedisDriverContract {
         assertThat(driver.run(call("return false"))).isNull();
         assertThat(driver.run(call("return nil"))).isNull();
         assertThat(driver.run(call("return {}"))).isEqualTo(List.of());
-        assertThat(driver.run(new ScriptCall(LuaScript.of("args", "return {KEYS[1], ARGV[1], ARGV[2]}"),
+        assertThat(driver.run(new FunctionCall(InlineFunction.of("args", "return {KEYS[1], ARGV[1], ARGV[2]}"),
                 List.of(key("k")), List.of("a", "")))).isEqualTo(List.of(key("k"), "a", ""));
     }
 
     @Test
     void a_script_the_server_does_not_know_falls_back_to_eval_and_then_runs_by_sha() {
         // The prefix in the source makes the digest new to the server, whatever ran before.
-        LuaScript counter = LuaScript.of("counter", "-- " + prefix + "\nreturn redis.call('INCR', KEYS[1])");
-        ScriptCall call = new ScriptCall(counter, List.of(key("counter")), List.of());
+        RedisFunction counter = InlineFunction.of("counter", "-- " + prefix + "\nreturn redis.call('INCR', KEYS[1])");
+        FunctionCall call = new FunctionCall(counter, List.of(key("counter")), List.of());
         redis.scriptFlush();
         long evalBefore = redis.commandCalls("eval");
 
@@ -149,12 +149,12 @@ public abstract class RedisDriverContract {
 
     @Test
     void run_all_returns_every_reply_in_order_across_slots_even_after_a_script_flush() {
-        LuaScript add = LuaScript.of("add", "-- " + prefix + "\nreturn redis.call('INCRBY', KEYS[1], ARGV[1])");
-        LuaScript echo = LuaScript.of("echo", "-- " + prefix + "\nreturn {KEYS[1], ARGV[1]}");
-        List<ScriptCall> calls = IntStream.range(0, 50)
+        RedisFunction add = InlineFunction.of("add", "-- " + prefix + "\nreturn redis.call('INCRBY', KEYS[1], ARGV[1])");
+        RedisFunction echo = InlineFunction.of("echo", "-- " + prefix + "\nreturn {KEYS[1], ARGV[1]}");
+        List<FunctionCall> calls = IntStream.range(0, 50)
                 .mapToObj(i -> i % 2 == 0
-                        ? new ScriptCall(add, List.of(key("n" + i)), List.of(Integer.toString(i)))
-                        : new ScriptCall(echo, List.of(key("n" + i)), List.of("v" + i)))
+                        ? new FunctionCall(add, List.of(key("n" + i)), List.of(Integer.toString(i)))
+                        : new FunctionCall(echo, List.of(key("n" + i)), List.of("v" + i)))
                 .toList();
 
         for (int round = 1; round <= 3; round++) {
@@ -182,13 +182,13 @@ public abstract class RedisDriverContract {
 
     @Test
     void a_script_error_is_an_illegal_state_and_the_driver_carries_on() {
-        ScriptCall ok = call("return redis.call('INCR', KEYS[1])");
+        FunctionCall ok = call("return redis.call('INCR', KEYS[1])");
 
         assertScriptError(() -> driver.run(call("return redis.error_reply('boom-" + prefix + "')")), "boom-" + prefix);
         assertScriptError(() -> driver.run(call("return redis.call('NO_SUCH_COMMAND', KEYS[1])")), null);
         assertScriptError(() -> driver.run(call("error('raised-" + prefix + "')")), "raised-" + prefix);
-        ScriptCall wrongType = new ScriptCall(
-                LuaScript.of("wrong-type", "redis.call('LPUSH', KEYS[1], 'x') return redis.call('INCR', KEYS[1])"),
+        FunctionCall wrongType = new FunctionCall(
+                InlineFunction.of("wrong-type", "redis.call('LPUSH', KEYS[1], 'x') return redis.call('INCR', KEYS[1])"),
                 List.of(key("inline") + "list"), List.of());
         assertScriptError(() -> driver.run(wrongType), null);
         assertThat(driver.run(ok)).isEqualTo(1L);
@@ -203,7 +203,7 @@ public abstract class RedisDriverContract {
 
     @Test
     void runs_from_many_threads_at_once_each_run_once() throws Exception {
-        ScriptCall incr = call("return redis.call('INCR', KEYS[1])");
+        FunctionCall incr = call("return redis.call('INCR', KEYS[1])");
         List<Future<Object>> replies = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
             for (int i = 0; i < 200; i++) {
@@ -220,13 +220,13 @@ public abstract class RedisDriverContract {
 
     @Test
     void the_driver_reconnects_after_its_connections_are_cut() {
-        ScriptCall write = call("redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])", "before");
+        FunctionCall write = call("redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])", "before");
         assertThat(driver.run(write)).isEqualTo("before");
 
         assertThat(redis.killConnections(clientName, "normal"))
                 .as("connections named %s (every connection carries the client name)", clientName).isPositive();
 
-        ScriptCall rewrite = call("redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])", "after");
+        FunctionCall rewrite = call("redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])", "after");
         patiently().ignoreException(StoreUnavailableException.class).until(() -> "after".equals(driver.run(rewrite)));
         assertThat(driver.ping()).isTrue();
     }
@@ -475,8 +475,8 @@ public abstract class RedisDriverContract {
     }
 
     /** A call of an inline script on one key of this test. */
-    protected ScriptCall call(String source, String... args) {
-        return new ScriptCall(LuaScript.of("inline", source), List.of(key("inline")), List.of(args));
+    protected FunctionCall call(String source, String... args) {
+        return new FunctionCall(InlineFunction.of("inline", source), List.of(key("inline")), List.of(args));
     }
 
     protected <T extends AutoCloseable> T track(T closeable) {

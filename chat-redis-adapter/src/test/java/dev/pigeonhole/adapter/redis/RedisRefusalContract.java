@@ -42,8 +42,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 public abstract class RedisRefusalContract {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
-    private static final LuaScript WRITE = LuaScript.of("write", "return redis.call('SET', KEYS[1], ARGV[1])");
-    private static final LuaScript READ = LuaScript.of("read", "return redis.call('GET', KEYS[1])");
+    private static final RedisFunction WRITE = InlineFunction.of("write", "return redis.call('SET', KEYS[1], ARGV[1])");
+    private static final RedisFunction READ = InlineFunction.of("read", "return redis.call('GET', KEYS[1])");
 
     /** A new driver under test, connected per {@code settings}. */
     protected abstract RedisDriver newDriver(RedisSettings settings);
@@ -160,8 +160,8 @@ public abstract class RedisRefusalContract {
         return RedisSettings.of(endpoint).withTimeouts(TIMEOUT, TIMEOUT).withClientName(RedisTarget.newClientName());
     }
 
-    private static ScriptCall call(LuaScript script, String key, String... args) {
-        return new ScriptCall(script, List.of(key), List.of(args));
+    private static FunctionCall call(RedisFunction script, String key, String... args) {
+        return new FunctionCall(script, List.of(key), List.of(args));
     }
 
     private <T extends AutoCloseable> T track(T closeable) {

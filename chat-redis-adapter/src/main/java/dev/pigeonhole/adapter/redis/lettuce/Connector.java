@@ -129,6 +129,12 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     /** The address of the node that serves the key's slot, or empty if none is known. */
     abstract Optional<String> nodeOf(C connection, String key);
 
+    /** Every primary's address, host:port, as {@link #nodeOf} names them. */
+    abstract List<String> primaries(C connection);
+
+    /** The commands of the connection to the primary at {@code node}, host:port. */
+    abstract CompletableFuture<BaseRedisAsyncCommands<String, String>> commandsOn(C connection, String node);
+
     /** A new subscription connection, the cluster kind on a cluster. */
     abstract CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub(C connection);
 
@@ -150,6 +156,16 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     /** {@link #nodeOf(StatefulConnection, String)}, connecting first if needed. */
     final Optional<String> nodeOf(LettuceFailures failures, String key, long deadline) {
         return nodeOf(failures.await(connection(), "the node of " + key, deadline), key);
+    }
+
+    /** {@link #primaries(StatefulConnection)}, connecting first if needed. */
+    final CompletableFuture<List<String>> primaries() {
+        return connection().thenApply(this::primaries);
+    }
+
+    /** {@link #commandsOn(StatefulConnection, String)}, connecting first if needed. */
+    final CompletableFuture<BaseRedisAsyncCommands<String, String>> commandsOn(String node) {
+        return connection().thenCompose(connected -> commandsOn(connected, node));
     }
 
     final CompletableFuture<Boolean> ping() {
