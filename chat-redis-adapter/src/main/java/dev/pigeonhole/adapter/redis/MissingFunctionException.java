@@ -8,8 +8,8 @@ package dev.pigeonhole.adapter.redis;
  */
 public final class MissingFunctionException extends IllegalStateException {
 
-    public MissingFunctionException(String function, Throwable cause) {
-        super("Redis knows no function " + function, cause);
+    public MissingFunctionException(String action, Throwable cause) {
+        super("Redis knows no " + action, cause);
     }
 
     /** How Redis words it. */

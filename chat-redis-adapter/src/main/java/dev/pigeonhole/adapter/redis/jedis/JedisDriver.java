@@ -81,16 +81,17 @@ public final class JedisDriver implements RedisDriver {
 
     private Object callOnce(FunctionCall call) {
         String name = call.function().name();
-        UnifiedJedis client = client("function " + name);
+        String action = "function " + name;
+        UnifiedJedis client = client(action);
         Object reply;
         try {
             reply = followingRedirections(() -> call.function().readOnly()
                     ? client.fcallReadonly(name, call.keys(), call.args())
                     : client.fcall(name, call.keys(), call.args()));
         } catch (RuntimeException e) {
-            throw scriptFailure(name, e);
+            throw callFailure(action, e);
         }
-        return Replies.normalize(name, reply);
+        return Replies.normalize(action, reply);
     }
 
     /**
@@ -124,7 +125,7 @@ public final class JedisDriver implements RedisDriver {
         for (int i = 0; i < count; i++) {
             Object reply = replies[i];
             if (reply instanceof RuntimeException e && (cluster != null && JedisFailures.isRedirection(e)
-                    || scriptFailure(calls.get(i).function().name(), e) instanceof MissingFunctionException)) {
+                    || callFailure("function " + calls.get(i).function().name(), e) instanceof MissingFunctionException)) {
                 // The slot moved while the pipeline was built, or the node lost the library; the
                 // call never ran, so make it again on its own, which follows the redirection or
                 // loads the library.
@@ -132,9 +133,9 @@ public final class JedisDriver implements RedisDriver {
                 continue;
             }
             if (reply instanceof RuntimeException e) {
-                throw scriptFailure(calls.get(i).function().name(), e);
+                throw callFailure("function " + calls.get(i).function().name(), e);
             }
-            results.add(Replies.normalize(calls.get(i).function().name(), reply));
+            results.add(Replies.normalize("function " + calls.get(i).function().name(), reply));
         }
         return Collections.unmodifiableList(results);
     }
@@ -207,7 +208,7 @@ public final class JedisDriver implements RedisDriver {
                     ? single.sendCommand(name, arguments)
                     : cluster.onPrimary(node, new CommandArguments(name).addObjects((Object[]) arguments));
         } catch (RuntimeException e) {
-            throw scriptFailure(what, e);
+            throw callFailure(what, e);
         }
         return Replies.normalize(what, reply);
     }
@@ -303,18 +304,18 @@ public final class JedisDriver implements RedisDriver {
         }
     }
 
-    private RuntimeException scriptFailure(String name, RuntimeException e) {
+    private RuntimeException callFailure(String name, RuntimeException e) {
         if (e instanceof JedisException jedis) {
             afterFailure(jedis);
             if (closed) {
-                return failures.closed("script " + name);
+                return failures.closed(name);
             }
-            return failures.ofScript(name, jedis);
+            return failures.ofCall(name, jedis);
         }
         if (e instanceof StoreUnavailableException || e instanceof IllegalStateException) {
             return e;
         }
-        return new IllegalStateException("Redis script " + name + " failed unexpectedly", e);
+        return new IllegalStateException("Redis " + name + " failed unexpectedly", e);
     }
 
     /** After a dead connection, the idle ones beside it are likely dead too: let new ones replace them. */

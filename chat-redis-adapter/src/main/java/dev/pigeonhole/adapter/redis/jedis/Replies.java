@@ -13,7 +13,7 @@ final class Replies {
     private Replies() {
     }
 
-    static Object normalize(String scriptName, Object reply) {
+    static Object normalize(String action, Object reply) {
         return switch (reply) {
             case null -> null;
             case Long l -> l;
@@ -22,7 +22,7 @@ final class Replies {
             case List<?> list -> {
                 List<Object> out = new ArrayList<>(list.size());
                 for (Object element : list) {
-                    out.add(normalize(scriptName, element));
+                    out.add(normalize(action, element));
                 }
                 yield Collections.unmodifiableList(out);
             }
@@ -30,9 +30,9 @@ final class Replies {
             // Only RESP3 produces booleans; map them the way RESP2 carries a Lua boolean.
             case Boolean b -> b ? 1L : null;
             // A Lua table may hold an error reply ({err = ...}); Redis passes it on nested.
-            case JedisDataException error -> throw RedisFailures.scriptError(scriptName, error.getMessage(), error);
+            case JedisDataException error -> throw RedisFailures.callError(action, error.getMessage(), error);
             default -> throw new IllegalStateException(
-                    "Redis script " + scriptName + " returned a " + reply.getClass().getName() + ", which the driver does not map");
+                    "Redis " + action + " returned a " + reply.getClass().getName() + ", which the driver does not map");
         };
     }
 }

@@ -73,7 +73,7 @@ public final class LettuceDriver implements RedisDriver {
     private Object callOnce(FunctionCall call) {
         long deadline = failures.deadline();
         BaseRedisAsyncCommands<String, String> commands = commands("function " + call.function().name(), deadline);
-        return failures.awaitScript(send(commands, call), call.function().name(), deadline);
+        return failures.awaitCall(send(commands, call), "function " + call.function().name(), deadline);
     }
 
     @Override
@@ -91,7 +91,7 @@ public final class LettuceDriver implements RedisDriver {
         List<Object> replies = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
             try {
-                replies.add(failures.awaitScript(pending.get(i), calls.get(i).function().name(), deadline));
+                replies.add(failures.awaitCall(pending.get(i), "function " + calls.get(i).function().name(), deadline));
             } catch (MissingFunctionException e) {
                 // The node lost the library; the call never ran, so make it again on its own,
                 // which loads the library first.
@@ -121,7 +121,7 @@ public final class LettuceDriver implements RedisDriver {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return failures.awaitScript(reply, what, deadline);
+        return failures.awaitCall(reply, what, deadline);
     }
 
     @Override

@@ -69,9 +69,9 @@ final class LettuceFailures {
         return await(stage, action, deadline, failure -> translate(failure, action));
     }
 
-    /** The reply of a script call; an error reply from the script itself is an {@link IllegalStateException}. */
-    <T> T awaitScript(CompletionStage<T> stage, String scriptName, long deadline) {
-        return await(stage, "script " + scriptName, deadline, failure -> ofScript(failure, scriptName));
+    /** The reply of a function call; an error reply from the function itself is an {@link IllegalStateException}. */
+    <T> T awaitCall(CompletionStage<T> stage, String action, long deadline) {
+        return await(stage, action, deadline, failure -> ofCall(failure, action));
     }
 
     private <T> T await(CompletionStage<T> stage, String action, long deadline, Function<Throwable, RuntimeException> failed) {
@@ -90,7 +90,7 @@ final class LettuceFailures {
         }
     }
 
-    /** Any failure of {@code action} as unavailability: nothing but a script can have a bug of its own. */
+    /** Any failure of {@code action} as unavailability: nothing but a function can have a bug of its own. */
     RuntimeException translate(Throwable failure, String action) {
         Throwable cause = unwrap(failure);
         if (cause instanceof StoreUnavailableException translated) {
@@ -99,16 +99,16 @@ final class LettuceFailures {
         return rules.unavailable(action, read(cause), cause);
     }
 
-    /** A script call's failure: the script's own error reply, or trouble on the way to it. */
-    private RuntimeException ofScript(Throwable failure, String scriptName) {
+    /** A function call's failure: the function's own error reply, or trouble on the way to it. */
+    private RuntimeException ofCall(Throwable failure, String action) {
         Throwable cause = unwrap(failure);
         if (cause instanceof StoreUnavailableException translated) {
             return translated;
         }
         RedisFailure read = read(cause);
         return cause instanceof RedisCommandExecutionException
-                ? rules.ofScript(scriptName, read, cause)
-                : rules.unavailable("script " + scriptName, read, cause);
+                ? rules.ofCall(action, read, cause)
+                : rules.unavailable(action, read, cause);
     }
 
     StoreUnavailableException closed(String action) {
