@@ -14,11 +14,22 @@ public final class InlineFunction {
     private InlineFunction() {
     }
 
+    /** A function that may write, called with FCALL. */
     public static RedisFunction of(String name, String body) {
+        return register(name, body, false);
+    }
+
+    /** A function registered {@code no-writes}, called with FCALL_RO, which a replica serves too. */
+    public static RedisFunction reading(String name, String body) {
+        return register(name, body, true);
+    }
+
+    private static RedisFunction register(String name, String body, boolean readOnly) {
         String unique = "test_" + name.replaceAll("[^A-Za-z0-9_]", "_") + "_"
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-        FunctionLibrary library = FunctionLibrary.of(unique, 1,
-                "redis.register_function('" + unique + "', function(KEYS, ARGV)\n" + body + "\nend)\n");
-        return library.writing(unique);
+        FunctionLibrary library = FunctionLibrary.of(unique, 1, "redis.register_function({ function_name = '" + unique
+                + "', callback = function(KEYS, ARGV)\n" + body + "\nend, flags = { " + (readOnly ? "'no-writes'" : "")
+                + " } })\n");
+        return readOnly ? library.reading(unique) : library.writing(unique);
     }
 }

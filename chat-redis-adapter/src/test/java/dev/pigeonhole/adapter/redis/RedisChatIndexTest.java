@@ -39,6 +39,9 @@ class RedisChatIndexTest {
     private static final RedisFunction ADD_BY_HAND =
             InlineFunction.of("test_index_add_by_hand", "return redis.call('ZADD', KEYS[1], 0, ARGV[1])");
 
+    private static final RedisFunction SCORE =
+            InlineFunction.of("test_index_score", "return redis.call('ZSCORE', KEYS[1], ARGV[1])");
+
     private StoreFixture store;
     private KeyLayout keys;
     private LateIndexRemoves driver;
@@ -191,8 +194,7 @@ class RedisChatIndexTest {
     }
 
     private boolean listed(UserId user, ChatId chat) {
-        RedisFunction score = InlineFunction.of("test_index_score", "return redis.call('ZSCORE', KEYS[1], ARGV[1])");
-        return driver.run(new FunctionCall(score, List.of(keys.chatsOf(user)), List.of(chat.value())))
+        return driver.run(new FunctionCall(SCORE, List.of(keys.chatsOf(user)), List.of(chat.value())))
                 != null;
     }
 

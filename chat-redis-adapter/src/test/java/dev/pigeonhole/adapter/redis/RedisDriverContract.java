@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  *
  * <p>Each test has its own driver, client name and key prefix, so tests share a server without
  * sharing data or connections. Checks that read {@code INFO commandstats} compare deltas and
- * assume nothing else runs EVAL or SPUBLISH on that server during the test (JUnit runs test
+ * assume nothing else loads a library or runs SPUBLISH on that server during the test (JUnit runs test
  * classes one at a time unless told otherwise).
  */
 @Timeout(120)
@@ -122,35 +122,33 @@ public abstract class RedisDriverContract {
     }
 
     @Test
-    void a_script_the_server_does_not_know_falls_back_to_eval_and_then_runs_by_sha() {
-        // The prefix in the source makes the digest new to the server, whatever ran before.
-        RedisFunction counter = InlineFunction.of("counter", "-- " + prefix + "\nreturn redis.call('INCR', KEYS[1])");
+    void a_function_its_node_does_not_know_loads_its_library_then_runs_by_name() {
+        RedisFunction counter = InlineFunction.of("counter", "return redis.call('INCR', KEYS[1])");
         FunctionCall call = new FunctionCall(counter, List.of(key("counter")), List.of());
-        redis.scriptFlush();
-        long evalBefore = redis.commandCalls("eval");
+        long loadsBefore = redis.commandCalls("function|load");
 
         assertThat(driver.run(call)).as("run once, not once per attempt").isEqualTo(1L);
 
-        long evalAfterFirst = redis.commandCalls("eval");
-        long shaAfterFirst = redis.commandCalls("evalsha");
-        assertThat(evalAfterFirst - evalBefore).as("EVAL calls for a script the server did not know").isEqualTo(1);
+        long loadsAfterFirst = redis.commandCalls("function|load");
+        long callsAfterFirst = redis.commandCalls("fcall");
+        assertThat(loadsAfterFirst - loadsBefore).as("libraries loaded for a function no node knew").isEqualTo(1);
 
         assertThat(driver.run(call)).isEqualTo(2L);
 
-        assertThat(redis.commandCalls("eval") - evalAfterFirst).as("EVAL calls once the server knows the script")
+        assertThat(redis.commandCalls("function|load") - loadsAfterFirst).as("loads once the node has the library")
                 .isZero();
-        assertThat(redis.commandCalls("evalsha") - shaAfterFirst).as("EVALSHA calls once the server knows the script")
+        assertThat(redis.commandCalls("fcall") - callsAfterFirst).as("FCALLs once the node has the library")
                 .isEqualTo(1);
 
-        redis.scriptFlush();
-        assertThat(driver.run(call)).as("the server forgetting its scripts again (a restart) is survived")
+        redis.functionFlush();
+        assertThat(driver.run(call)).as("the node forgetting its libraries (a restart) is survived")
                 .isEqualTo(3L);
     }
 
     @Test
-    void run_all_returns_every_reply_in_order_across_slots_even_after_a_script_flush() {
-        RedisFunction add = InlineFunction.of("add", "-- " + prefix + "\nreturn redis.call('INCRBY', KEYS[1], ARGV[1])");
-        RedisFunction echo = InlineFunction.of("echo", "-- " + prefix + "\nreturn {KEYS[1], ARGV[1]}");
+    void run_all_returns_every_reply_in_order_across_slots_even_after_a_function_flush() {
+        RedisFunction add = InlineFunction.of("add", "return redis.call('INCRBY', KEYS[1], ARGV[1])");
+        RedisFunction echo = InlineFunction.of("echo", "return {KEYS[1], ARGV[1]}");
         List<FunctionCall> calls = IntStream.range(0, 50)
                 .mapToObj(i -> i % 2 == 0
                         ? new FunctionCall(add, List.of(key("n" + i)), List.of(Integer.toString(i)))
@@ -159,7 +157,7 @@ public abstract class RedisDriverContract {
 
         for (int round = 1; round <= 3; round++) {
             if (round != 2) {
-                redis.scriptFlush();
+                redis.functionFlush();
             }
             int times = round;
             List<Object> expected = IntStream.range(0, 50)

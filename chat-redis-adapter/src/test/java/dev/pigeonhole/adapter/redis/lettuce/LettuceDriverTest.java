@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What is particular to the Lettuce driver, on real servers: reply shapes, the NOSCRIPT fallback,
+ * What is particular to the Lettuce driver, on real servers: reply shapes, loading a library a node lacks,
  * failure translation, and resubscription after Lettuce reconnects a killed subscription
  * connection (on a cluster, also the shard nodes' connections).
  */
@@ -94,27 +94,27 @@ class LettuceDriverTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"single", "cluster"})
-    void an_unknown_script_is_sent_with_eval_once_then_by_digest(String kind) {
+    void a_function_no_node_knows_has_its_library_loaded_once(String kind) {
         RedisTarget target = target(kind);
         String prefix = target.newPrefix();
         RedisFunction fresh = InlineFunction.of("fresh", "return {KEYS[1], ARGV[1], '" + prefix + "'}");
         try (RedisDriver driver = new LettuceDriver(settings(target))) {
-            long evalsBefore = target.commandCalls("eval");
+            long loadsBefore = target.commandCalls("function|load");
             assertThat(driver.run(new FunctionCall(fresh, List.of(prefix + "{a}"), List.of("x"))))
                     .isEqualTo(List.of(prefix + "{a}", "x", prefix));
-            assertThat(target.commandCalls("eval") - evalsBefore).isEqualTo(1);
+            assertThat(target.commandCalls("function|load") - loadsBefore).isEqualTo(1);
             assertThat(driver.run(new FunctionCall(fresh, List.of(prefix + "{a}"), List.of("y"))))
                     .isEqualTo(List.of(prefix + "{a}", "y", prefix));
-            assertThat(target.commandCalls("eval") - evalsBefore).isEqualTo(1);
+            assertThat(target.commandCalls("function|load") - loadsBefore).isEqualTo(1);
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"single", "cluster"})
-    void run_all_answers_in_order_across_slots_and_recovers_from_noscript(String kind) {
+    void run_all_answers_in_order_across_slots_loading_what_a_node_lacks(String kind) {
         RedisTarget target = target(kind);
         String prefix = target.newPrefix();
-        RedisFunction fresh = InlineFunction.of("fresh-all", "return redis.call('INCRBY', KEYS[1], ARGV[1]) -- " + prefix);
+        RedisFunction fresh = InlineFunction.of("fresh-all", "return redis.call('INCRBY', KEYS[1], ARGV[1])");
         try (RedisDriver driver = new LettuceDriver(settings(target))) {
             assertThat(driver.runAll(List.of())).isEmpty();
             List<FunctionCall> calls = new ArrayList<>();
@@ -174,7 +174,7 @@ class LettuceDriverTest {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
             assertThat(driver.ping()).isFalse();
             server.restart();
-            // the restarted server has neither data nor scripts: EVALSHA meets NOSCRIPT again
+            // the restarted server has neither data nor libraries: FCALL meets "function not found" again
             await().atMost(Duration.ofSeconds(15)).ignoreException(StoreUnavailableException.class)
                     .untilAsserted(() -> assertThat(driver.run(incr)).isEqualTo(1L));
             assertThat(driver.ping()).isTrue();
