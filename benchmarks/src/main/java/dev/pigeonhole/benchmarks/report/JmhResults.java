@@ -69,7 +69,7 @@ record JmhResults(List<JmhResult> all) {
 
     /** The send script on the raw client, whichever client that was. */
     Optional<JmhResult> rawScript(int threads) {
-        return baseline("RawScriptBenchmark", Optional.empty(), atThreads(threads));
+        return baseline("RawFunctionBenchmark", Optional.empty(), atThreads(threads));
     }
 
     /**

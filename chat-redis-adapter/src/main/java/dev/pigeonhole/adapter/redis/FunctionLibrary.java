@@ -99,7 +99,7 @@ public final class FunctionLibrary {
         try {
             return attempt.get();
         } catch (MissingFunctionException e) {
-            call.function().library().ensureOn(driver, driver.nodeOf(call.routingKey()));
+            call.function().library().ensureOn(driver, driver.currentNodeOf(call.routingKey()));
             return attempt.get();
         }
     }

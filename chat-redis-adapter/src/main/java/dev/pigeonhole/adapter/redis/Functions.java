@@ -42,6 +42,16 @@ public final class Functions {
     private Functions() {
     }
 
+    /** The library, for whoever calls its functions without the adapter: the raw-client benchmarks. */
+    public static FunctionLibrary library() {
+        return LIBRARY;
+    }
+
+    /** The name FCALL takes for a function the library registers as {@code function}. */
+    public static String nameOf(String function) {
+        return function + "_v" + VERSION;
+    }
+
     /**
      * Makes sure every primary holds this version of the library before the server calls
      * anything: {@link FunctionLibrary#install}.
@@ -52,11 +62,11 @@ public final class Functions {
 
     /** A function of the library that may write, by the name it registers: common.lua's register() adds the version. */
     static RedisFunction writing(String name) {
-        return LIBRARY.writing(name + "_v" + VERSION);
+        return LIBRARY.writing(nameOf(name));
     }
 
     /** A function of the library registered {@code no-writes}. */
     static RedisFunction reading(String name) {
-        return LIBRARY.reading(name + "_v" + VERSION);
+        return LIBRARY.reading(nameOf(name));
     }
 }

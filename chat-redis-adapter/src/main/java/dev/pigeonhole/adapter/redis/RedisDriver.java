@@ -60,6 +60,13 @@ public interface RedisDriver extends AutoCloseable {
     String nodeOf(String key);
 
     /**
+     * {@link #nodeOf}, after reading the cluster's slot map afresh: for the rare call that must
+     * reach the very node that just answered, such as loading a library where a call found none,
+     * when a failover may have moved the slot since the driver last looked.
+     */
+    String currentNodeOf(String key);
+
+    /**
      * Publishes outside a function. {@code sharded} selects SPUBLISH, which a cluster delivers
      * within the channel's shard only; a single node is always asked for PUBLISH.
      */

@@ -51,6 +51,11 @@ final class CountingDriver implements RedisDriver {
     }
 
     @Override
+    public String currentNodeOf(String key) {
+        return delegate.currentNodeOf(key);
+    }
+
+    @Override
     public void publish(String channel, String payload, boolean sharded) {
         roundTrips.incrementAndGet();
         delegate.publish(channel, payload, sharded);

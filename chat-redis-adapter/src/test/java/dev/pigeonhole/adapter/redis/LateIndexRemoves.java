@@ -82,6 +82,11 @@ final class LateIndexRemoves implements RedisDriver {
     }
 
     @Override
+    public String currentNodeOf(String key) {
+        return delegate.currentNodeOf(key);
+    }
+
+    @Override
     public void publish(String channel, String payload, boolean sharded) {
         delegate.publish(channel, payload, sharded);
     }

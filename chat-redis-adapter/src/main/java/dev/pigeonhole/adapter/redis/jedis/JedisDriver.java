@@ -145,6 +145,15 @@ public final class JedisDriver implements RedisDriver {
         return cluster == null ? singleNode.toString() : owner(key).toString();
     }
 
+    @Override
+    public String currentNodeOf(String key) {
+        if (cluster == null) {
+            return singleNode.toString();
+        }
+        cluster.refresh();
+        return owner(key).toString();
+    }
+
     private HostAndPort owner(String key) {
         try {
             return cluster.ownerOf(key);

@@ -118,6 +118,11 @@ final class ClusterConnector extends Connector<StatefulRedisClusterConnection<St
     }
 
     @Override
+    CompletableFuture<?> refresh() {
+        return client.refreshPartitionsAsync().toCompletableFuture();
+    }
+
+    @Override
     List<String> primaries(StatefulRedisClusterConnection<String, String> connection) {
         return masters(connection).stream().map(node -> node.getUri().getHost() + ":" + node.getUri().getPort()).toList();
     }

@@ -129,6 +129,9 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     /** The address of the node that serves the key's slot, or empty if none is known. */
     abstract Optional<String> nodeOf(C connection, String key);
 
+    /** Reads the cluster's slot map afresh; nothing to read on a single node. */
+    abstract CompletableFuture<?> refresh();
+
     /** Every primary's address, host:port, as {@link #nodeOf} names them. */
     abstract List<String> primaries(C connection);
 

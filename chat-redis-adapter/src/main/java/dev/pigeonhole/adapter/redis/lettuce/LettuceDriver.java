@@ -132,6 +132,15 @@ public final class LettuceDriver implements RedisDriver {
     }
 
     @Override
+    public String currentNodeOf(String key) {
+        checkOpen("the node of " + key);
+        long deadline = failures.deadline();
+        failures.await(connector.refresh(), "the cluster's slot map", deadline);
+        return connector.nodeOf(failures, key, deadline).orElseThrow(() -> new StoreUnavailableException(
+                "no node of the cluster at " + connector.endpoint() + " is known to serve the slot of " + key, null));
+    }
+
+    @Override
     public void publish(String channel, String payload, boolean sharded) {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(payload, "payload");

@@ -102,6 +102,11 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
     }
 
     @Override
+    CompletableFuture<?> refresh() {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
     List<String> primaries(StatefulRedisConnection<String, String> connection) {
         return List.of(endpoint());
     }

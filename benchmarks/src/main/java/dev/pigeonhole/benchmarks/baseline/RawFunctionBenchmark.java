@@ -1,14 +1,12 @@
 package dev.pigeonhole.benchmarks.baseline;
 
+import dev.pigeonhole.adapter.redis.Functions;
 import dev.pigeonhole.codec.LiveEventCodec;
 import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,23 +28,23 @@ import org.openjdk.jmh.annotations.Threads;
 import redis.clients.jedis.RedisClient;
 
 /**
- * The adapter's send script called straight from a raw client: the floor under SendBenchmark's
+ * The adapter's send function called straight from a raw client: the floor under SendBenchmark's
  * JEDIS and LETTUCE figures. What SendBenchmark pays above this is the hexagon (validation, the
  * domain service, JSON through Jackson, reply decoding), since the Redis work is identical.
  * Jedis lends each thread a pooled connection; Lettuce shares one, as the adapter's driver does.
  *
- * <p>The script is the adapter's own resource with common.lua and chat.lua in front, as its
- * LuaScript builds it, and the keys and arguments follow ChatScripts.Posting in the tagged layout
- * with no idempotency key. That coupling is deliberate: if the script's contract changes, the reply check in
- * callScript fails instead of quietly timing something else.
+ * <p>The function is the adapter's own, from its library as the adapter loads it, and the keys
+ * and arguments follow ChatScripts.Posting in the tagged layout with no idempotency key. That
+ * coupling is deliberate: if the function's contract changes, the reply check in callFunction
+ * fails instead of quietly timing something else.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.Throughput, Mode.SampleTime})
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(1)
-public class RawScriptBenchmark {
+public class RawFunctionBenchmark {
 
-    private static final String SCRIPTS = "dev/pigeonhole/adapter/redis/lua/";
+    private static final String SEND = Functions.nameOf("chat_send");
     private static final String CHAT = "raw";
     private static final String SENDER = "alice";
     private static final String BODY = "a message of about the length people type";
@@ -62,17 +60,13 @@ public class RawScriptBenchmark {
     private StatefulRedisConnection<String, String> lettuceConnection;
     private RedisCommands<String, String> lettuceCommands;
     private String[] keyArray;
-    private String sha;
     private List<String> keys;
     private String channel;
 
     @Setup(Level.Trial)
     public void start() {
         jedis = RawRedis.connect();
-        // The text LuaScript.load("chat_send", "bucket", "chat") sends: common.lua, the token bucket,
-        // the aggregate, the script.
-        sha = jedis.scriptLoad(resource("common") + "\n" + resource("bucket") + "\n" + resource("chat") + "\n"
-                + resource("chat_send"));
+        jedis.functionLoadReplace(Functions.library().source());
         String base = RawRedis.prefix() + "chat:{" + CHAT + "}:";
         keys = List.of(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows",
                 base + "joined", base + "open", base + "buckets", base + "generation");
@@ -99,16 +93,16 @@ public class RawScriptBenchmark {
     @Benchmark
     @Threads(1)
     public Object send() {
-        return callScript();
+        return callFunction();
     }
 
     @Benchmark
     @Threads(8)
     public Object send8() {
-        return callScript();
+        return callFunction();
     }
 
-    private Object callScript() {
+    private Object callFunction() {
         long now = System.currentTimeMillis();
         String tail = "\"ts\":" + BigDecimal.valueOf(now, 3).toPlainString()
                 + ",\"sender\":\"" + SENDER + "\",\"message\":\"" + BODY + "\"}";
@@ -120,27 +114,15 @@ public class RawScriptBenchmark {
         List<String> args = List.of(CHAT, SENDER, tail, Long.toString(now), "", WINDOW_MILLIS, "", MAX_RETAINED,
                 MAX_MEMBERS, "1", "0", "P", channel, event.beforeId(), event.afterId());
         Object reply = lettuceCommands == null
-                ? jedis.evalsha(sha, keys, args)
-                : lettuceCommands.evalsha(sha, ScriptOutputType.MULTI, keyArray, args.toArray(String[]::new));
+                ? jedis.fcall(SEND, keys, args)
+                : lettuceCommands.fcall(SEND, ScriptOutputType.MULTI, keyArray, args.toArray(String[]::new));
         if (!(reply instanceof List<?> words) || words.isEmpty() || !"SENT".equals(text(words.getFirst()))) {
-            throw new IllegalStateException("chat_send answered " + reply);
+            throw new IllegalStateException(SEND + " answered " + reply);
         }
         return reply;
     }
 
     private static String text(Object word) {
         return word instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(word);
-    }
-
-    private static String resource(String name) {
-        String path = SCRIPTS + name + ".lua";
-        try (InputStream in = RawScriptBenchmark.class.getClassLoader().getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("missing " + path + ": is chat-redis-adapter on the classpath?");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
