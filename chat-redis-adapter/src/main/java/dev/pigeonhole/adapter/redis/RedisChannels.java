@@ -83,7 +83,8 @@ public final class RedisChannels implements Channels {
                 case Channel channel -> upstream.subscribe(keys.channel(channel), publishing.sharded());
                 case ChannelPattern pattern -> {
                     if (!publishing.carriesPatterns()) {
-                        throw new UnsupportedOperationException("cannot subscribe to the pattern " + pattern + PATTERNS_OFF);
+                        throw new UnsupportedOperationException(
+                                "cannot subscribe to the pattern " + pattern + PATTERNS_OFF);
                     }
                     String redisPattern = keys.pattern(pattern);
                     patterns.put(redisPattern, pattern);
