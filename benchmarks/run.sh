@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
     --floors) FLOORS_ONLY=1 ;;
     --skip-build) BUILD=0 ;;
     --) shift; EXTRA_JMH=("$@"); break ;;
-    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
