@@ -3,7 +3,8 @@
 #
 #   benchmarks/run.sh            the full run: 3 rounds, many connections, the catalog (about 25 minutes on 2 cores)
 #   benchmarks/run.sh --quick    2 short rounds, small N, a thin catalog (about 11 minutes on 2 busy cores): a smoke run
-#   benchmarks/run.sh [--quick] [--skip-build] [-- <extra JMH arguments for the catalog, e.g. a regex>]
+#   benchmarks/run.sh --floors   only what each Redis operation costs inside Redis beside its floor (about 3 minutes)
+#   benchmarks/run.sh [--quick | --floors] [--skip-build] [-- <extra JMH arguments for the catalog, e.g. a regex>]
 #
 # Phases: build benchmarks.jar; start a private redis-server and a private 3-master Redis Cluster
 # (unless REDIS_URL / REDIS_CLUSTER_NODES are set) and a private PostgreSQL (unless POSTGRES_URL
@@ -11,37 +12,45 @@
 # end-to-end runs; the ratio phase: ROUNDS rounds, each measuring every target's two sides back
 # to back (redis-benchmark right before and after the JMH run it is divided into, our pending and
 # the book's fetch in one JMH run, the stores' load, fan-out and HTTP runs in turn), into
-# target/results/rounds/N/; many live connections, N sockets against a fresh in-memory server for
-# each N, into target/results/connections-N.json; the catalog, one JMH run of every benchmark on
-# every backend, for the tables; the report. A phase that fails is reported and skipped, so the report still comes out,
-# with "not run" where that phase's numbers would be.
+# target/results/rounds/N/; the floors, each Redis operation beside the floor of the commands it
+# cannot do without, in 3 rounds on the single node alone, into target/results/floors.json; many
+# live connections, N sockets against a fresh in-memory server for each N, into
+# target/results/connections-N.json; the catalog, one JMH run of every benchmark on every backend,
+# for the tables; the report. --floors runs the build, the Redis, the floors and the report only.
+# A phase that fails is reported and skipped, so the report still comes out, with "not run" where
+# that phase's numbers would be.
 #
 # Environment: REDIS_URL (use that Redis instead of starting one: keys get a prefix of this run's
 # own), REDIS_CLUSTER_NODES (host:port,... of a cluster to use instead of forming one),
 # POSTGRES_URL with POSTGRES_USER and POSTGRES_PASSWORD (use that PostgreSQL: each trial and load
 # run gets a bench_* schema of its own), JAVA_HOME, ROUNDS (rounds of the ratio phase), JMH_ARGS
 # (appended to the catalog's JMH arguments), LOAD_ARGS (appended to the load generator's),
-# JMH_IGNORE_LOCK=1 (run JMH even while another JMH runs here).
+# JMH_IGNORE_LOCK=1 (run JMH even while another JMH runs here). The floors load a Functions library
+# (pigeonhole_floors) into the Redis and take it away at the end: with REDIS_URL, that Redis must run
+# no other scripts meanwhile, or the floors stop rather than count them as theirs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 QUICK=0
+FLOORS_ONLY=0
 BUILD=1
 EXTRA_JMH=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
+    --floors) FLOORS_ONLY=1 ;;
     --skip-build) BUILD=0 ;;
     --) shift; EXTRA_JMH=("$@"); break ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
 done
 
+[ $QUICK = 1 ] && [ $FLOORS_ONLY = 1 ] && { echo "run.sh: --quick and --floors are two different runs; pick one" >&2; exit 2; }
 START=$SECONDS
-MODE=$([ $QUICK = 1 ] && echo quick || echo full)
+MODE=$([ $FLOORS_ONLY = 1 ] && echo floors || { [ $QUICK = 1 ] && echo quick || echo full; })
 OUT=$ROOT/benchmarks/target/results
 JAR=$ROOT/benchmarks/target/benchmarks.jar
 FAILED=()
@@ -261,7 +270,9 @@ start_cluster() {
 }
 
 HAVE_CLUSTER=0
-if [ -n "${REDIS_CLUSTER_NODES:-}" ]; then
+if [ $FLOORS_ONLY = 1 ]; then
+  : # the floors run on the single node alone
+elif [ -n "${REDIS_CLUSTER_NODES:-}" ]; then
   phase "Redis Cluster: using REDIS_CLUSTER_NODES=$REDIS_CLUSTER_NODES"
   HAVE_CLUSTER=1
   CLUSTER_TEXT="given: $REDIS_CLUSTER_NODES"
@@ -344,7 +355,9 @@ start_postgres() {
   return 1
 }
 
-if [ -n "${POSTGRES_URL:-}" ]; then
+if [ $FLOORS_ONLY = 1 ]; then
+  : # the floors measure Redis alone
+elif [ -n "${POSTGRES_URL:-}" ]; then
   phase "PostgreSQL: using POSTGRES_URL=${POSTGRES_URL%%\?*}"
   export POSTGRES_USER=${POSTGRES_USER:-pigeonhole}
   HAVE_POSTGRES=1
@@ -379,6 +392,7 @@ if [ $QUICK = 1 ]; then
   CATALOG_JMH=(-f 1 -wi 1 -w 300ms -i 1 -r 700ms -bm thrpt -p chats=1,100 -p subscribers=1,1000
                '^(?!.*(SendBenchmark\.send8|SendBenchmark\.sendVirtual64|BookSendBenchmark|BookFetchBenchmark)).*')
   ROUND_LIMIT=300; CATALOG_LIMIT=600
+  FLOORS_CALLS=3000; FLOORS_LIMIT=240
 else
   ROUNDS=${ROUNDS:-3}
   # Per trial about 8 s of warming and measuring plus 2 to 3 s of fork and set-up; 16 trials a
@@ -399,6 +413,9 @@ else
   CATALOG_JMH=(-f 1 -wi 1 -w 1s -i 2 -r 1s -bm thrpt
                '^(?!.*(SendBenchmark\.sendVirtual64|BookSendBenchmark|ManyCallersBenchmark)).*')
   ROUND_LIMIT=900; CATALOG_LIMIT=3600
+  # 10 000 calls of each operation and of its floor per round (a hundredth of that many K = 100
+  # operations), and capacity runs of about half a second of Redis time each: 2 to 3 minutes.
+  FLOORS_CALLS=10000; FLOORS_LIMIT=420
 fi
 # shellcheck disable=SC2206 # LOAD_ARGS is split on purpose: it is a list of arguments
 LOAD_OPTS+=(${LOAD_ARGS:-})
@@ -434,9 +451,67 @@ jmh() { # $1 = results file, $2 = limit in seconds, then JMH's arguments
   return 1
 }
 
+# The send script's line for redis-benchmark, once evalsha_prepare (below) has written it; the
+# report takes its keys away.
+EVALSHA_ARGS=()
+
+# ---------------------------------------------------------------- the floors: each Redis operation beside its floor
+
+floors_run() { # on the single node, with nothing else running scripts on it
+  local status=0
+  phase "floors: each Redis operation beside its floor, ${FLOORS_CALLS} calls, 3 rounds"
+  command -v redis-benchmark >/dev/null || { say "redis-benchmark not found"; failed "floors"; return 0; }
+  say "machine load (1, 5, 15 min): $(machine_load)"
+  local floors_start=$SECONDS
+  bounded "$FLOORS_LIMIT" "$OUT/floors.log" '^\[floors\]|Exception' \
+    "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.floors.FloorsBenchmark --out "$OUT/floors.json" \
+      --rounds 3 --calls "$FLOORS_CALLS" || status=$?
+  [ $status = 0 ] && [ -s "$OUT/floors.json" ] || failed "floors (see $OUT/floors.log)"
+  note "Floors: 3 rounds of ${FLOORS_CALLS} calls per operation on the single node$([ "$FLOORS_CALLS" -lt 10000 ] \
+    && echo " (fewer than the full run's 10 000)"); the phase took $((SECONDS - floors_start)) s;" \
+    "machine load after it: $(machine_load)."
+}
+
+# ---------------------------------------------------------------- report
+
+report_and_finish() {
+  phase "report"
+  [ ${#EVALSHA_ARGS[@]} -gt 0 ] && rcli DEL "${EVALSHA_KEYS[@]}" >/dev/null || true
+  if [ $OWN_REDIS = 0 ]; then
+    # Someone else's Redis: take away what the load runs left under this run's prefix.
+    rcli --scan --pattern "${RUN_PREFIX}*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" UNLINK >/dev/null || true
+  fi
+  cleanup
+  # A quick look, or the floors alone, must not replace the full run the repository publishes: they
+  # report under target/.
+  if [ $QUICK = 1 ] || [ $FLOORS_ONLY = 1 ]; then
+    REPORT_DIR="$OUT"
+  else
+    REPORT_DIR="$ROOT/benchmarks"
+  fi
+  "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.report.ResultsReport --results "$OUT" --notes "$NOTES" \
+    --out "$REPORT_DIR/RESULTS.md" --charts "$REPORT_DIR/charts" --mode "$MODE" \
+    --duration-seconds $((SECONDS - START)) --redis-version "${REDIS_VERSION:-}" --redis-cluster "$CLUSTER_TEXT" \
+    --postgres-version "$POSTGRES_VERSION" || failed "report"
+
+  echo
+  say "machine load (1, 5, 15 min): $(machine_load)"
+  say "done: $MODE run took $(((SECONDS - START) / 60))m $(((SECONDS - START) % 60))s"
+  say "wrote ${REPORT_DIR#"$ROOT"/}/RESULTS.md and its charts; raw results in $OUT"
+  if [ ${#FAILED[@]} -gt 0 ]; then
+    say "phases that failed: ${FAILED[*]}"
+    exit 1
+  fi
+}
+
+if [ $FLOORS_ONLY = 1 ]; then
+  floors_run
+  report_and_finish
+  exit 0
+fi
+
 # ---------------------------------------------------------------- redis-benchmark: the send script alone
 
-EVALSHA_ARGS=()
 evalsha_prepare() {
   local lua=chat-redis-adapter/src/main/resources/dev/pigeonhole/adapter/redis/lua sha chat base
   command -v redis-benchmark >/dev/null || { say "redis-benchmark not found"; return 1; }
@@ -610,6 +685,9 @@ done
 for pid in "${SERVER_PIDS[@]}"; do stop_pid "$pid"; done
 SERVER_PIDS=()
 
+# With the servers stopped: a count of script time must see no script but the floors benchmark's.
+floors_run
+
 # ---------------------------------------------------------------- many live connections: a fresh server per N
 
 # Each side holds a descriptor per socket, and the benchmark needs about N + 300 on each: the soft
@@ -681,29 +759,4 @@ note "The catalog took $((SECONDS - CATALOG_START)) s; machine load after it: $(
 
 # ---------------------------------------------------------------- report
 
-phase "report"
-[ ${#EVALSHA_ARGS[@]} -gt 0 ] && rcli DEL "${EVALSHA_KEYS[@]}" >/dev/null || true
-if [ $OWN_REDIS = 0 ]; then
-  # Someone else's Redis: take away what the load runs left under this run's prefix.
-  rcli --scan --pattern "${RUN_PREFIX}*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" UNLINK >/dev/null || true
-fi
-cleanup
-# A quick look must not replace the full run the repository publishes: it reports under target/.
-if [ $QUICK = 1 ]; then
-  REPORT_DIR="$OUT"
-else
-  REPORT_DIR="$ROOT/benchmarks"
-fi
-"$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.report.ResultsReport --results "$OUT" --notes "$NOTES" \
-  --out "$REPORT_DIR/RESULTS.md" --charts "$REPORT_DIR/charts" --mode "$MODE" \
-  --duration-seconds $((SECONDS - START)) --redis-version "${REDIS_VERSION:-}" --redis-cluster "$CLUSTER_TEXT" \
-  --postgres-version "$POSTGRES_VERSION" || failed "report"
-
-echo
-say "machine load (1, 5, 15 min): $(machine_load)"
-say "done: $MODE run took $(((SECONDS - START) / 60))m $(((SECONDS - START) % 60))s"
-say "wrote ${REPORT_DIR#"$ROOT"/}/RESULTS.md and its charts; raw results in $OUT"
-if [ ${#FAILED[@]} -gt 0 ]; then
-  say "phases that failed: ${FAILED[*]}"
-  exit 1
-fi
+report_and_finish

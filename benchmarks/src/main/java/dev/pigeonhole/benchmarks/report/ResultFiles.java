@@ -26,6 +26,7 @@ import tools.jackson.databind.ObjectMapper;
  * rounds/N/fanout-STORE.json    its fan-out scenario (100 sockets in one chat) against the same server,
  * rounds/N/http-STORE.json      and the HTTP send rate on each
  * connections-N.json            the many-live-connections benchmark with N sockets, one file per N run
+ * floors.json                   each Redis operation beside its floor, which {@link FloorsSection} reads itself
  * </pre>
  * Any of them may be absent or cut short: a run is often partial (a benchmark not written yet,
  * PostgreSQL not installed), and a report that says "not run" is more useful than none, so each

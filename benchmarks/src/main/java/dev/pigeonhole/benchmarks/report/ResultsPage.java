@@ -53,7 +53,7 @@ final class ResultsPage {
     private String write() {
         md.append("# Pigeonhole benchmark results\n\n");
         md.append("Written by `benchmarks/run.sh")
-                .append(options.mode().equals("quick") ? " --quick" : "")
+                .append(options.mode().equals("full") ? "" : " --" + options.mode())
                 .append("` through `dev.pigeonhole.benchmarks.report.ResultsReport`; rerun it to refresh this page.\n\n");
         Machine.section(md, options);
         if (options.mode().equals("quick")) {
@@ -68,6 +68,7 @@ final class ResultsPage {
         send();
         pending();
         mailboxAndPresence();
+        md.append(FloorsSection.markdown(options.results()));
         load();
         fanOut();
         httpRate();
@@ -118,8 +119,7 @@ final class ResultsPage {
             }
             md.append(" | ").append(r.spreadText()).append(" | ").append(r.verdictText()).append(" |\n");
         }
-        md.append("\nThe many-live-connections targets, one run per N rather than rounds, are in their own section "
-                + "below.\n\n");
+        md.append("\nThe many-live-connections targets, one run per N, and the floors' are in their own sections below.\n\n");
         // Why a target is missed takes a person reading a profile; it lives in a file of its own
         // next to this page, so that rerunning the numbers does not throw the reasons away.
         Path analysis = options.out().toAbsolutePath().resolveSibling("ANALYSIS.md");
