@@ -4,10 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One call the adapter made, as {@link ScriptCommands} saw it: the script's name, its keys and
+ * One call the adapter made, as {@link FunctionCommands} saw it: the function's name without its
+ * version, its keys and
  * arguments, and the command line Redis ran for it.
  */
-record Call(String script, List<String> keys, List<String> args, List<String> commandLine) {
+record Call(String operation, List<String> keys, List<String> args, List<String> commandLine) {
 
     Call {
         keys = List.copyOf(keys);
@@ -15,12 +16,12 @@ record Call(String script, List<String> keys, List<String> args, List<String> co
         commandLine = List.copyOf(commandLine);
     }
 
-    /** The floors library's function for this call's script: same keys, same arguments. */
+    /** The floors library's function for this call's function: same keys, same arguments. */
     String floor() {
-        return "floor_" + script;
+        return "floor_" + operation;
     }
 
-    /** The command line that runs this call's floor instead of its script. */
+    /** The command line that runs this call's floor instead of its function. */
     List<String> floorCommandLine() {
         List<String> line = new ArrayList<>(keys.size() + args.size() + 3);
         line.add("FCALL");

@@ -26,7 +26,7 @@ final class Capacity {
 
     enum Side { OURS, FLOOR }
 
-    /** The first word of every answer the adapter's scripts give when they did the work. */
+    /** The first word of every answer the adapter's functions give when they did the work. */
     private static final Set<String> DONE = Set.of("SENT", "OPENED", "JOINED", "OK", "PENDING", "READ",
             "DELIVERED", "ADMITTED");
 
@@ -59,13 +59,13 @@ final class Capacity {
         return "-c " + clients + " -P " + pipeline;
     }
 
-    /** The operation's calls by script, in the order it first makes each. */
+    /** The operation's calls by function, in the order it first makes each. */
     static List<Line> lines(List<Call> operation) {
-        Map<String, Line> byScript = new LinkedHashMap<>();
+        Map<String, Line> byFunction = new LinkedHashMap<>();
         for (Call call : operation) {
-            byScript.merge(call.script(), new Line(call, 1), (had, more) -> new Line(had.call(), had.weight() + 1));
+            byFunction.merge(call.operation(), new Line(call, 1), (had, more) -> new Line(had.call(), had.weight() + 1));
         }
-        return List.copyOf(byScript.values());
+        return List.copyOf(byFunction.values());
     }
 
     /** Operations a second (chats a second for a workload over several) from each line's calls a second. */
@@ -102,7 +102,7 @@ final class Capacity {
                     : call.floorCommandLine());
             check(workload, side, command);
             String file = "round-" + round + "-" + workload.key() + "-" + side.name().toLowerCase(Locale.ROOT) + "-"
-                    + call.script() + ".csv";
+                    + call.operation() + ".csv";
             rates.add(run(command, requests, workload.replay().options(), folder.resolve(file)));
         }
         runs.wipe(workload);

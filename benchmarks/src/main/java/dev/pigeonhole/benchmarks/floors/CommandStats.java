@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * What {@code INFO commandstats} says Redis spent on scripts: how many calls and how many
- * microseconds inside Redis, summed over {@link ScriptCommands#SCRIPT_STATS}. Two readings around
+ * microseconds inside Redis, summed over {@link FunctionCommands#SCRIPT_STATS}. Two readings around
  * a loop give its calls and its time, with neither the network nor the client in them.
  */
 record CommandStats(long calls, long usec) {
@@ -33,7 +33,7 @@ record CommandStats(long calls, long usec) {
         long calls = 0;
         long usec = 0;
         for (Map.Entry<String, CommandStats> entry : parse(info).entrySet()) {
-            if (ScriptCommands.SCRIPT_STATS.contains(entry.getKey())) {
+            if (FunctionCommands.SCRIPT_STATS.contains(entry.getKey())) {
                 calls += entry.getValue().calls();
                 usec += entry.getValue().usec();
             }

@@ -22,11 +22,11 @@ import tools.jackson.databind.ObjectMapper;
  * the same Redis, in rounds, each round measuring every operation and its floor back to back:
  *
  * <ol>
- *   <li>Redis time per operation: one caller, a fixed number of operations, the script commands'
+ *   <li>Redis time per operation: one caller, a fixed number of operations, the function commands'
  *       time in {@code INFO commandstats} before and after. The operation runs through the
  *       adapter's port classes; its floor replays the very calls it recorded, through FCALL.
  *   <li>Capacity: redis-benchmark, many clients pipelined, repeating the recorded call as a
- *       command line (EVALSHA today), then its floor's (FCALL).
+ *       command line (FCALL or FCALL_RO), then its floor's (FCALL).
  * </ol>
  *
  * Which side goes first alternates from round to round. The result is one JSON file, which the
@@ -120,7 +120,7 @@ public final class FloorsBenchmark {
     private static List<Operation> measure(List<Workload> workloads, Runs runs, Capacity capacity,
                                            Map<String, String> floors, Options options)
             throws IOException, InterruptedException {
-        // A short first pass: every script loaded into Redis, the code of both sides warm, every floor found.
+        // A short first pass: every library loaded into Redis, the code of both sides warm, every floor found.
         for (Workload workload : workloads) {
             runs.warmUp(workload, workload.operations(Math.max(10, options.calls() / 10)), floors.keySet());
         }
@@ -161,7 +161,7 @@ public final class FloorsBenchmark {
     private static String floorText(Workload workload, Runs runs, Map<String, String> floors) {
         List<String> parts = new ArrayList<>();
         for (Capacity.Line line : Capacity.lines(runs.recorded(workload).getFirst())) {
-            parts.add(line.call().script() + (line.weight() > 1 ? " ×" + line.weight() : "") + ": "
+            parts.add(line.call().operation() + (line.weight() > 1 ? " ×" + line.weight() : "") + ": "
                     + floors.get(line.call().floor()));
         }
         return String.join("; ", parts);

@@ -3,7 +3,7 @@ package dev.pigeonhole.benchmarks.floors;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
-import dev.pigeonhole.adapter.redis.ScriptCall;
+import dev.pigeonhole.adapter.redis.FunctionCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -30,20 +30,35 @@ final class RecordingDriver implements RedisDriver {
     }
 
     @Override
-    public Object run(ScriptCall call) {
-        calls.add(ScriptCommands.captured(call));
+    public Object run(FunctionCall call) {
+        calls.add(FunctionCommands.captured(call));
         return driver.run(call);
     }
 
     @Override
-    public List<Object> runAll(List<ScriptCall> batch) {
-        batch.forEach(call -> calls.add(ScriptCommands.captured(call)));
+    public List<Object> runAll(List<FunctionCall> batch) {
+        batch.forEach(call -> calls.add(FunctionCommands.captured(call)));
         return driver.runAll(batch);
+    }
+
+    @Override
+    public List<String> primaries() {
+        return driver.primaries();
+    }
+
+    @Override
+    public Object onNode(String node, List<String> command) {
+        return driver.onNode(node, command);
     }
 
     @Override
     public String nodeOf(String key) {
         return driver.nodeOf(key);
+    }
+
+    @Override
+    public String currentNodeOf(String key) {
+        return driver.currentNodeOf(key);
     }
 
     @Override

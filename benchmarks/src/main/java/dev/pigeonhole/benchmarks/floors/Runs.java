@@ -82,15 +82,15 @@ final class Runs {
 
     /**
      * A first, short run of the operation and then of its floor, counted but not checked: the
-     * first call of each script finds Redis without it and runs twice (EVALSHA, then EVAL). Stops
-     * the run if a script the operation calls has no floor in the library.
+     * first call of each function may find Redis without its library and load it. Stops
+     * the run if a function the operation calls has no floor in the library.
      */
     void warmUp(Workload workload, int operations, Set<String> floors) {
         recordedRun(workload, operations);
         List<String> missing = recorded(workload).stream().flatMap(List::stream).map(Call::floor).distinct()
                 .filter(floor -> !floors.contains(floor)).toList();
         if (!missing.isEmpty()) {
-            throw new IllegalStateException(workload.name() + " calls scripts without a floor in " + Direct.LIBRARY
+            throw new IllegalStateException(workload.name() + " calls functions without a floor in " + Direct.LIBRARY
                     + ": " + missing);
         }
         floor(workload);

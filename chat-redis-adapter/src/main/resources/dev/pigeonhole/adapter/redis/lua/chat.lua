@@ -2,8 +2,8 @@
 -- run: inside Redis's atomic step. Each function is the Java method or step of the same name,
 -- with the same checks in the same order; a refusal here is an exception there. The contract
 -- suite runs random operations against Chat and against these functions side by side, so the
--- two cannot drift apart unnoticed. The registrations at the end say which functions Redis
--- knows, and what keys and arguments each takes.
+-- two cannot drift apart unnoticed. Like Chat.java it stays one file, since it is one aggregate;
+-- what Redis calls of it, and with what keys and arguments, is in chat_functions.lua.
 --
 -- A chat's nine keys share one hash tag, so one cluster slot. joined holds each member's join
 -- point; open exists only for a chat open to all; buckets holds the send buckets of those who
@@ -212,16 +212,6 @@ local function stale_generation()
     return generation()
   end
   return clock() - 1
-end
-
--- A leave refused because the member is out already, or the chat gone, answers with the stale
--- generation after its refusal: a leave tried again after its index step was lost then gets that
--- step done.
-local function out_already(reply)
-  if reply[1] ~= 'LEFT' then
-    reply[#reply + 1] = stale_generation()
-  end
-  return reply
 end
 
 -- ------------------------------------------------------------------ the operations
