@@ -75,8 +75,10 @@ final class ChatReads {
             List<String> arguments = new ArrayList<>(chats.size() * KeyLayout.ChatKeys.COUNT + 2);
             arguments.add(member.value());
             arguments.add(Integer.toString(limit));
-            chats.forEach(chat -> arguments.addAll(layout.chat(chat).all()));
-            return new ScriptCall(PENDING, layout.chat(chats.getFirst()).all(), arguments);
+            chats.forEach(chat -> layout.chat(chat).addTo(arguments));
+            // The first chat's keys, right after the two values, route the call.
+            List<String> keys = arguments.subList(2, 2 + KeyLayout.ChatKeys.COUNT);
+            return new ScriptCall(PENDING, keys, arguments);
         }
 
         @Override
