@@ -57,10 +57,13 @@ final class ChatReads {
             if (!reply.is("READ")) {
                 return new ChatScripts.Refused(reply.refusal());
             }
-            List<Message> page = new ArrayList<>();
-            reply.texts(3).forEach(message -> page.add(BookMessageJson.message(message)));
+            List<String> texts = reply.texts(3);
+            Message[] page = new Message[texts.size()];
+            for (int i = 0; i < page.length; i++) {
+                page[i] = BookMessageJson.message(texts.get(i));
+            }
             HistoryWindow held = new HistoryWindow(reply.number(2), reply.number(1));
-            return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), page);
+            return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), List.of(page));
         }
     }
 
@@ -75,8 +78,10 @@ final class ChatReads {
             List<String> arguments = new ArrayList<>(chats.size() * KeyLayout.ChatKeys.COUNT + 2);
             arguments.add(member.value());
             arguments.add(Integer.toString(limit));
-            chats.forEach(chat -> arguments.addAll(layout.chat(chat).all()));
-            return new FunctionCall(PENDING, layout.chat(chats.getFirst()).all(), arguments);
+            chats.forEach(chat -> layout.chat(chat).addTo(arguments));
+            // The first chat's keys, right after the two values, route the call.
+            List<String> keys = arguments.subList(2, 2 + KeyLayout.ChatKeys.COUNT);
+            return new FunctionCall(PENDING, keys, arguments);
         }
 
         @Override

@@ -195,9 +195,11 @@ final class ChatScripts {
             upTo.forEach((chat, up) -> {
                 arguments.add(chat.value());
                 arguments.add(Long.toString(up));
-                arguments.addAll(layout.chat(chat).all());
+                layout.chat(chat).addTo(arguments);
             });
-            return new FunctionCall(ACKNOWLEDGE_ALL, layout.chat(upTo.firstKey()).all(), arguments);
+            // The first chat's keys, after the three values and that chat's id and upTo, route the call.
+            List<String> keys = arguments.subList(5, 5 + KeyLayout.ChatKeys.COUNT);
+            return new FunctionCall(ACKNOWLEDGE_ALL, keys, arguments);
         }
 
         /** A refusal names its chat by its position in the batch (from 1), right after its word. */
