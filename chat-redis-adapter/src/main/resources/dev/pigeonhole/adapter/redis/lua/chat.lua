@@ -281,9 +281,9 @@ local function check_acknowledge(member, up_to)
   return cursor
 end
 
--- What an acknowledgement moves, once checked: forward only, then drop what every member has
--- seen. Answers the cursor afterwards.
-local function move_cursor(member, cursor, up_to)
+-- Acknowledgement.move: what an acknowledgement moves once checked, from the cursor the check
+-- read: forward only, then drop what every member has seen. Answers the cursor afterwards.
+local function move_acknowledged(member, cursor, up_to)
   if up_to <= cursor then
     return cursor
   end
@@ -315,7 +315,7 @@ local function acknowledge_all(member, names, first, record)
   for at = first, #names, record do
     n = n + 1
     focus(names, at + 2)
-    cursors[n] = move_cursor(member, cursors[n], tonumber(names[at + 1]))
+    cursors[n] = move_acknowledged(member, cursors[n], tonumber(names[at + 1]))
   end
   return cursors
 end
