@@ -9,13 +9,19 @@
 -- (millis), body digest, max retained, max members, rate burst, rate interval (millis, 0 for
 -- none), publish mode, channel, the event before its id, the event after its id
 -- [, access, others...]
+-- Redis runs one function at a time, so every call fills these same tables rather than making
+-- new ones: a send then allocates nothing for its arguments.
+local message, rate, publishing = {}, {}, {}
+local limits = { rate = rate }
+
 local function posting_arguments(args)
-  return args[2],
-      { tail = args[3], at = tonumber(args[4]), key_field = args[5], key_window = tonumber(args[6]),
-        digest = args[7] },
-      { max_retained = tonumber(args[8]), max_members = tonumber(args[9]),
-        rate = { burst = tonumber(args[10]), interval = tonumber(args[11]) } },
-      { mode = args[12], channel = args[13], before_id = args[14], after_id = args[15] }
+  message.tail, message.at, message.key_field = args[3], tonumber(args[4]), args[5]
+  message.key_window, message.digest = tonumber(args[6]), args[7]
+  limits.max_retained, limits.max_members = tonumber(args[8]), tonumber(args[9])
+  rate.burst, rate.interval = tonumber(args[10]), tonumber(args[11])
+  publishing.mode, publishing.channel = args[12], args[13]
+  publishing.before_id, publishing.after_id = args[14], args[15]
+  return args[2], message, limits, publishing
 end
 
 -- open adds: access ('OPEN' or 'PRIVATE'), then the others

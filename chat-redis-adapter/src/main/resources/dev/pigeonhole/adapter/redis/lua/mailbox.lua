@@ -110,11 +110,16 @@ end
 -- strangers' share, publish mode, owner's channel (the owner's hash tag: one slot with its keys),
 -- the event before its id, the event after its id. The announcement goes out in the same step,
 -- so one owner's deliveries go out in id order.
+-- One function runs at a time, so every delivery fills these same tables rather than making new
+-- ones.
+local message, limits, publishing = {}, {}, {}
+
 register('mailbox_deliver', function(keys, args)
   focus(keys)
-  return answer(deliver, { tail = args[1] }, args[2],
-    { capacity = tonumber(args[3]), strangers_share = tonumber(args[4]) },
-    { mode = args[5], channel = args[6], before_id = args[7], after_id = args[8] })
+  message.tail = args[1]
+  limits.capacity, limits.strangers_share = tonumber(args[3]), tonumber(args[4])
+  publishing.mode, publishing.channel, publishing.before_id, publishing.after_id = args[5], args[6], args[7], args[8]
+  return answer(deliver, message, args[2], limits, publishing)
 end)
 
 -- args: max
