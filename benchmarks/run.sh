@@ -451,9 +451,9 @@ jmh() { # $1 = results file, $2 = limit in seconds, then JMH's arguments
   return 1
 }
 
-# The send script's line for redis-benchmark, once evalsha_prepare (below) has written it; the
+# The send script's line for redis-benchmark, once fcall_prepare (below) has written it; the
 # report takes its keys away.
-EVALSHA_ARGS=()
+FCALL_ARGS=()
 
 # ---------------------------------------------------------------- the floors: each Redis operation beside its floor
 
@@ -476,7 +476,7 @@ floors_run() { # on the single node, with nothing else running scripts on it
 
 report_and_finish() {
   phase "report"
-  [ ${#EVALSHA_ARGS[@]} -gt 0 ] && rcli DEL "${EVALSHA_KEYS[@]}" >/dev/null || true
+  [ ${#FCALL_ARGS[@]} -gt 0 ] && rcli DEL "${FCALL_KEYS[@]}" >/dev/null || true
   if [ $OWN_REDIS = 0 ]; then
     # Someone else's Redis: take away what the load runs left under this run's prefix.
     rcli --scan --pattern "${RUN_PREFIX}*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" UNLINK >/dev/null || true
@@ -510,51 +510,50 @@ if [ $FLOORS_ONLY = 1 ]; then
   exit 0
 fi
 
-# ---------------------------------------------------------------- redis-benchmark: the send script alone
+# ---------------------------------------------------------------- redis-benchmark: the send function alone
 
-evalsha_prepare() {
-  local lua=chat-redis-adapter/src/main/resources/dev/pigeonhole/adapter/redis/lua sha chat base
+FCALL_ARGS=()
+fcall_prepare() {
+  local send loaded chat base
   command -v redis-benchmark >/dev/null || { say "redis-benchmark not found"; return 1; }
-  # The adapter loads common.lua, bucket.lua, chat.lua and the script, each followed by a newline
-  # but the last (LuaScript.load("chat_send", "bucket", "chat")): the same text, so the same SHA.
-  sha=$( { cat "$lua/common.lua"; printf '\n'; cat "$lua/bucket.lua"; printf '\n'; cat "$lua/chat.lua"; printf '\n';
-           cat "$lua/chat_send.lua"; } \
-         | rcli -x SCRIPT LOAD | tr -d '\r')
-  [ ${#sha} = 40 ] || { say "SCRIPT LOAD said: $sha"; return 1; }
+  # The adapter's library as the adapter loads it, and its send function's name in this version.
+  loaded=$("$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.baseline.LibraryText | rcli -x FUNCTION LOAD REPLACE | tr -d '\r')
+  [ "$loaded" = pigeonhole ] || { say "FUNCTION LOAD said: $loaded"; return 1; }
+  send=$("$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.baseline.LibraryText chat_send)
   chat=rb
   base="${RUN_PREFIX}chat:{$chat}:"
   # A chat the sender belongs to, as chat_open leaves it: members with cursors and join points, id
   # counter at 0.
-  EVALSHA_KEYS=("${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" "${base}joined")
-  rcli DEL "${EVALSHA_KEYS[@]}" >/dev/null
+  FCALL_KEYS=("${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" "${base}joined")
+  rcli DEL "${FCALL_KEYS[@]}" >/dev/null
   rcli ZADD "${base}members" 0 alice 0 bob >/dev/null
   rcli ZADD "${base}joined" 0 alice 0 bob >/dev/null
   rcli SET "${base}ids" 0 >/dev/null
-  # ARGV as ChatScripts.Posting lays them out: chat, sender, tail (the message JSON after the id),
-  # now, no idempotency key, key window, no body digest, max retained, max members, no rate limit
-  # (burst 1, interval 0: the store is measured, not the limiter), publish mode P, channel, and the
-  # announcement as the live event codec writes it, before and after the id.
+  # The arguments as ChatScripts.Posting lays them out: chat, sender, tail (the message JSON after
+  # the id), now, no idempotency key, key window, no body digest, max retained, max members, no
+  # rate limit (burst 1, interval 0: the store is measured, not the limiter), publish mode P,
+  # channel, and the announcement as the live event codec writes it, before and after the id.
   local tail='"ts":1767225600.000,"sender":"alice","message":"hello from redis-benchmark"}'
-  EVALSHA_ARGS=(EVALSHA "$sha" 9 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
+  FCALL_ARGS=(FCALL "$send" 9 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
               "${base}joined" "${base}open" "${base}buckets" "${base}generation"
               "$chat" alice "$tail" "$(date +%s000)" "" 86400000 "" 10000 1000 1 0 P "${RUN_PREFIX}chat:{$chat}"
               "{\"type\":\"message\",\"chat\":\"$chat\",\"message\":{\"id\":"
               ',"at":1767225600000,"sender":"alice","body":"hello from redis-benchmark"}}')
   local check
-  check=$(rcli "${EVALSHA_ARGS[@]}" | head -1 | tr -d '\r')
-  [ "$check" = SENT ] || { say "the send script answered '$check' instead of SENT"; EVALSHA_ARGS=(); return 1; }
+  check=$(rcli "${FCALL_ARGS[@]}" | head -1 | tr -d '\r')
+  [ "$check" = SENT ] || { say "the send function answered '$check' instead of SENT"; FCALL_ARGS=(); return 1; }
 }
 
-evalsha_run() { # $1 = output file, then redis-benchmark's load options (-c N -n N [-P N])
+fcall_run() { # $1 = output file, then redis-benchmark's load options (-c N -n N [-P N])
   local out=$1
   shift
-  [ ${#EVALSHA_ARGS[@]} -gt 0 ] || return 0
-  redis-benchmark -u "$REDIS_URL" "$@" --csv "${EVALSHA_ARGS[@]}" > "$out" 2>"$out.err" || { failed "redis-benchmark $*"; return 0; }
+  [ ${#FCALL_ARGS[@]} -gt 0 ] || return 0
+  redis-benchmark -u "$REDIS_URL" "$@" --csv "${FCALL_ARGS[@]}" > "$out" 2>"$out.err" || { failed "redis-benchmark $*"; return 0; }
   say "redis-benchmark $*: $(tail -1 "$out" | awk -F'","' '{print $(NF-6)}') sends/s"
 }
 
-phase "redis-benchmark: the send script through EVALSHA"
-evalsha_prepare || failed "redis-benchmark"
+phase "redis-benchmark: the send function through FCALL"
+fcall_prepare || failed "redis-benchmark"
 
 # ---------------------------------------------------------------- the servers of the end-to-end runs
 
@@ -652,20 +651,20 @@ for round in $(seq 1 "$ROUNDS"); do
   ROUND_START=$SECONDS
   DIR=$OUT/rounds/$round
   mkdir -p "$DIR"
-  evalsha_run "$DIR/evalsha-c1-before.csv" -c 1 -n "${RB_SENDS[0]}"
+  fcall_run "$DIR/fcall-c1-before.csv" -c 1 -n "${RB_SENDS[0]}"
   jmh "$DIR/jmh-send1.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p backend=IN_MEMORY,JEDIS,LETTUCE \
     '\.SendBenchmark\.send$' 'BookSendBenchmark\.send$' || failed "JMH send, 1 thread, round $round"
-  evalsha_run "$DIR/evalsha-c1-after.csv" -c 1 -n "${RB_SENDS[0]}"
-  evalsha_run "$DIR/evalsha-c8-before.csv" -c 8 -n "${RB_SENDS[1]}"
+  fcall_run "$DIR/fcall-c1-after.csv" -c 1 -n "${RB_SENDS[0]}"
+  fcall_run "$DIR/fcall-c8-before.csv" -c 8 -n "${RB_SENDS[1]}"
   jmh "$DIR/jmh-send8.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p backend=JEDIS,LETTUCE \
     '\.SendBenchmark\.send8$' '\.SendBenchmark\.sendVirtual64$' 'BookSendBenchmark\.send8$' \
     || failed "JMH send, 8 threads, round $round"
-  evalsha_run "$DIR/evalsha-c8-after.csv" -c 8 -n "${RB_SENDS[1]}"
+  fcall_run "$DIR/fcall-c8-after.csv" -c 8 -n "${RB_SENDS[1]}"
   if [ $HAVE_MANY_CALLERS = 1 ]; then
-    evalsha_run "$DIR/evalsha-c50-P16-before.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
+    fcall_run "$DIR/fcall-c50-P16-before.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
     jmh "$DIR/jmh-many.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p backend=LETTUCE -p callers=64,256 \
       'ManyCallersBenchmark\.send$' || failed "JMH many callers, round $round"
-    evalsha_run "$DIR/evalsha-c50-P16-after.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
+    fcall_run "$DIR/fcall-c50-P16-after.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
   fi
   jmh "$DIR/jmh-pending.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p chats=100 -p "backend=JEDIS,LETTUCE$CLUSTER_BACKENDS" \
     'PendingBenchmark\.pendingAndAcknowledge$' 'BookFetchBenchmark' || failed "JMH pending, round $round"

@@ -56,7 +56,7 @@ final class FloorsSection {
     private String write() {
         md.append(TITLE);
         int rounds = floors.path("rounds").asInt(0);
-        String command = floors.path("scriptCommand").asString("EVALSHA");
+        String command = floors.path("scriptCommand").asString("FCALL");
         md.append("What each operation of the Redis adapter costs inside Redis, beside its **floor**: a function of "
                         + "the `pigeonhole_floors` library (`benchmarks/src/main/resources/dev/pigeonhole/benchmarks/"
                         + "floors/pigeonhole_floors.lua`) that takes the operation's very keys and arguments but runs "
@@ -64,7 +64,7 @@ final class FloorsSection {
                         + "same Redis (").append(floors.path("redisVersion").asString("?")).append(") in ")
                 .append(rounds).append(rounds == 1 ? " round" : " rounds")
                 .append(", each measuring every operation and its floor back to back, which side goes first "
-                        + "alternating. The adapter runs its scripts with `").append(command)
+                        + "alternating. The adapter calls its functions with `").append(command)
                 .append("`, the floors run with `FCALL`; `FloorsBenchmark` wrote these figures in ")
                 .append(Formats.durationText(floors.path("durationSeconds").asDouble(0))).append(".\n\n");
         md.append("- **Redis time**: one caller, ").append(Formats.opsText(floors.path("calls").asDouble(0)))

@@ -88,8 +88,8 @@ final class ResultsPage {
                 .append("- Throughput is JMH's mean over measurement iterations, ± its 99.9% confidence half-width.\n")
                 .append("- B/op is `gc.alloc.rate.norm` from `-prof gc`: bytes allocated per operation, by "
                         + "the benchmark thread.\n")
-                .append("- redis-benchmark runs the adapter's own send script (`chat_send.lua` with `common.lua` "
-                        + "and `chat.lua` in front, as the adapter loads it) through EVALSHA on the same Redis: it is the most "
+                .append("- redis-benchmark calls the adapter's own send function (`chat_send` of its Functions "
+                        + "library, loaded as the adapter loads it) through FCALL on the same Redis: it is the most "
                         + "this machine's Redis can do for one send, with no Java at all.\n")
                 .append("- End-to-end latency is from a message's send request to its delivery to a "
                         + "recipient's socket, measured by the load generator on the same machine.\n");
@@ -141,9 +141,9 @@ final class ResultsPage {
                 resultRow("Pigeonhole send, " + Formats.name(backend), threads, jmh.send(backend, threads));
             }
             resultRow("Book send (baseline)", threads, jmh.bookSend(threads));
-            resultRow("Send script via EVALSHA on the raw client (JMH)", threads, jmh.rawScript(threads));
+            resultRow("Send function via FCALL on the raw client (JMH)", threads, jmh.rawScript(threads));
             Optional<RedisBenchmarkResult> rb = run.redisBenchmark(threads == 1 ? Round.ONE_CLIENT : Round.EIGHT_CLIENTS);
-            md.append("| redis-benchmark EVALSHA of the send script | ").append(threads).append(threads == 1 ? " client | " : " clients | ")
+            md.append("| redis-benchmark FCALL of the send function | ").append(threads).append(threads == 1 ? " client | " : " clients | ")
                     .append(rb.map(r -> opsText(r.rps())).orElse(NOT_RUN)).append(" | — |\n");
         }
         Optional<JmhResult> virtual = jmh.lettuceVirtual();
@@ -155,7 +155,7 @@ final class ResultsPage {
                         0, jmh.manyCallers(backend, callers));
             }
         }
-        md.append("| redis-benchmark EVALSHA of the send script, pipelined (`-c 50 -P 16`) | 50 clients | ")
+        md.append("| redis-benchmark FCALL of the send function, pipelined (`-c 50 -P 16`) | 50 clients | ")
                 .append(run.redisBenchmark(Round.PIPELINED).map(r -> opsText(r.rps())).orElse(NOT_RUN)).append(" | — |\n");
         md.append('\n');
         Optional<RedisBenchmarkResult> one = run.redisBenchmark(Round.ONE_CLIENT);

@@ -50,19 +50,19 @@ final class Targets {
         ratios.add(ratio("Lettuce send, 1 thread ÷ Jedis send, 1 thread", 0.8, rounds,
                 r -> score(r.jmh().send(LETTUCE, 1)), r -> score(r.jmh().send(JEDIS, 1))));
         for (int callers : MANY_CALLERS) {
-            ratios.add(ratio("Lettuce send, " + callers + " callers ÷ redis-benchmark EVALSHA -c 50 -P 16", 0.6, rounds,
+            ratios.add(ratio("Lettuce send, " + callers + " callers ÷ redis-benchmark FCALL -c 50 -P 16", 0.6, rounds,
                     r -> score(r.jmh().manyCallers(LETTUCE, callers)), r -> r.redisBenchmarkRps(Round.PIPELINED)));
         }
         for (Backend backend : ON_REDIS) {
             String name = Formats.name(backend);
-            ratios.add(ratio(name + " send, 1 thread ÷ redis-benchmark EVALSHA, 1 client", 0.85, rounds,
+            ratios.add(ratio(name + " send, 1 thread ÷ redis-benchmark FCALL, 1 client", 0.85, rounds,
                     r -> score(r.jmh().send(backend, 1)), r -> r.redisBenchmarkRps(Round.ONE_CLIENT)));
             ratios.add(ratio(name + " send, 1 thread ÷ book send, 1 thread", 4, rounds,
                     r -> score(r.jmh().send(backend, 1)), r -> score(r.jmh().bookSend(backend, 1))));
         }
         for (Backend backend : ON_REDIS) {
             String name = Formats.name(backend);
-            ratios.add(ratio(name + " send, 8 threads ÷ redis-benchmark EVALSHA, 8 clients", 0.8, rounds,
+            ratios.add(ratio(name + " send, 8 threads ÷ redis-benchmark FCALL, 8 clients", 0.8, rounds,
                     r -> score(r.jmh().send(backend, 8)), r -> r.redisBenchmarkRps(Round.EIGHT_CLIENTS)));
             ratios.add(ratio(name + " send, 8 threads ÷ book send, 8 threads", 15, rounds,
                     r -> score(r.jmh().send(backend, 8)), r -> score(r.jmh().bookSend(backend, 8))));
@@ -71,7 +71,7 @@ final class Targets {
         Optional<String> virtual = rounds.stream().map(r -> r.jmh().lettuceVirtual()).flatMap(Optional::stream)
                 .map(JmhResult::method).findFirst();
         virtual.ifPresent(method -> {
-            ratios.add(ratio("Lettuce send, virtual threads (" + method + ") ÷ redis-benchmark EVALSHA, 8 clients", 0.8,
+            ratios.add(ratio("Lettuce send, virtual threads (" + method + ") ÷ redis-benchmark FCALL, 8 clients", 0.8,
                     rounds, r -> score(r.jmh().lettuceVirtual()), r -> r.redisBenchmarkRps(Round.EIGHT_CLIENTS)));
             ratios.add(ratio("Lettuce send, virtual threads (" + method + ") ÷ book send, 8 threads", 15, rounds,
                     r -> score(r.jmh().lettuceVirtual()), r -> score(r.jmh().bookSend(LETTUCE, 8))));

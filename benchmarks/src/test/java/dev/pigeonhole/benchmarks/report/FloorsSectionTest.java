@@ -14,7 +14,7 @@ class FloorsSectionTest {
 
     /** As FloorsBenchmark writes it: three rounds of four operations. */
     private static final String FLOORS = """
-            {"redisVersion": "7.0.15", "scriptCommand": "EVALSHA", "capacityOptions": "-c 50 -P 16", "rounds": 3,
+            {"redisVersion": "7.0.15", "scriptCommand": "FCALL", "capacityOptions": "-c 50 -P 16", "rounds": 3,
              "calls": 10000, "durationSeconds": 150.4, "operations": [
               {"name": "send", "chatsPerOperation": 1, "operations": 10000, "callsPerOperation": 1.0,
                "floor": "chat_send: INCR, ZADD, PUBLISH", "capacityRequests": 20000, "capacitySkipped": null,
@@ -83,7 +83,7 @@ class FloorsSectionTest {
     @Test
     void the_section_says_how_the_run_was_made() {
         assertThat(FloorsSection.markdown(floors())).contains("Redis (7.0.15) in 3 rounds")
-                .contains("The adapter runs its scripts with `EVALSHA`")
+                .contains("The adapter calls its functions with `FCALL`")
                 .contains("redis-benchmark `-c 50 -P 16`")
                 .contains("each run 20,000 to 50,000 requests");
     }

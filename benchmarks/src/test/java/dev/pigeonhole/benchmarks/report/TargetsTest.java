@@ -115,7 +115,7 @@ class TargetsTest {
 
         Map<String, Ratio> targets = byName(Targets.of(run));
 
-        assertThat(targets.get("Jedis send, 1 thread ÷ redis-benchmark EVALSHA, 1 client").values())
+        assertThat(targets.get("Jedis send, 1 thread ÷ redis-benchmark FCALL, 1 client").values())
                 .containsExactly(1.2, 1.2);
         assertThat(targets.get("Lettuce send, 1 thread ÷ Jedis send, 1 thread").values()).containsExactly(0.8, 2.0 / 3);
         assertThat(targets.get("Lettuce send, 1 thread ÷ Jedis send, 1 thread").verdict()).isEqualTo(Verdict.UNDECIDED);
@@ -154,8 +154,8 @@ class TargetsTest {
                 throughput("ManyCallersBenchmark", "send", 1, Map.of("backend", "LETTUCE", "callers", "256"), 50_000)),
                 pipelined))));
 
-        String name64 = "Lettuce send, 64 callers ÷ redis-benchmark EVALSHA -c 50 -P 16";
-        String name256 = "Lettuce send, 256 callers ÷ redis-benchmark EVALSHA -c 50 -P 16";
+        String name64 = "Lettuce send, 64 callers ÷ redis-benchmark FCALL -c 50 -P 16";
+        String name256 = "Lettuce send, 256 callers ÷ redis-benchmark FCALL -c 50 -P 16";
         assertThat(absent.get(name64).verdictText()).isEqualTo("not run (ours missing)");
         assertThat(present.get(name64).verdict()).isEqualTo(Verdict.MET);
         assertThat(present.get(name256).verdict()).isEqualTo(Verdict.MISSED);
