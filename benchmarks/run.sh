@@ -490,8 +490,9 @@ start_server() { # $1 = store label, then the store options of the server; waite
   local label=$1 port
   shift
   port=$(free_port)
-  # No rate limits: the load measures the store and the server, not the limiter.
-  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" \
+  # No rate limits: the load measures the store and the server, not the limiter. Anyone may add
+  # anyone, as in the book: the members a chat is created with are members, not invitees.
+  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --add-policy anyone \
     --rate-send none --rate-create none --rate-invite none --rate-deliver none "$@" > "$OUT/server-$label.log" 2>&1 &
   SERVER_PIDS+=($!)
   SERVER_PID_OF[$label]=$!
@@ -631,8 +632,9 @@ fi
 connections_run() { # $1 = N, $2 = the whole run's limit in seconds
   local n=$1 limit=$2 port pid members status=0
   port=$(free_port)
-  # In memory, rate limits off: the sockets are measured, not a store or the limiter.
-  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --store memory \
+  # In memory, rate limits off: the sockets are measured, not a store or the limiter; members,
+  # not invitees, in the large chat and the groups.
+  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --store memory --add-policy anyone \
     --rate-send none --rate-create none --rate-invite none --rate-deliver none > "$OUT/server-connections-$n.log" 2>&1 &
   pid=$!
   SERVER_PIDS=("$pid")
