@@ -10,7 +10,8 @@
 # is set; without one the PostgreSQL rows are skipped); start one server per store for the
 # end-to-end runs; the ratio phase: ROUNDS rounds, each measuring every target's two sides back
 # to back (redis-benchmark right before and after the JMH run it is divided into, our pending and
-# the book's fetch in one JMH run, the stores' load, fan-out and HTTP runs in turn), into
+# the book's fetch in one JMH run between two loopback round trips (redis-benchmark -c 1 PING),
+# the stores' load, fan-out and HTTP runs in turn), into
 # target/results/rounds/N/; many live connections, N sockets against a fresh in-memory server for
 # each N, into target/results/connections-N.json; the catalog, one JMH run of every benchmark on
 # every backend, for the tables; the report. A phase that fails is reported and skipped, so the report still comes out,
@@ -478,6 +479,16 @@ evalsha_run() { # $1 = output file, then redis-benchmark's load options (-c N -n
   say "redis-benchmark $*: $(tail -1 "$out" | awk -F'","' '{print $(NF-6)}') sends/s"
 }
 
+# The loopback round trip, for the report's model of the pending target: one client waits for
+# each PING's answer before the next, so 1 / requests per second is one round trip as a caller
+# sees it. Its own kind of file (ping-WHEN.csv): the report shows before and after apart.
+round_trip_run() { # $1 = output file
+  local out=$1
+  command -v redis-benchmark >/dev/null || return 0
+  redis-benchmark -u "$REDIS_URL" -c 1 -n 20000 --csv PING > "$out" 2>"$out.err" || { failed "redis-benchmark PING"; return 0; }
+  say "loopback round trip: $(tail -1 "$out" | awk -F'","' '{ if ($2 > 0) printf "%.1f", 1e6 / $2 }') µs (redis-benchmark -c 1 PING)"
+}
+
 phase "redis-benchmark: the send script through EVALSHA"
 evalsha_prepare || failed "redis-benchmark"
 
@@ -561,7 +572,8 @@ note "Ratio phase: $ROUNDS rounds$([ $QUICK = 1 ] && echo " (quick mode: fewer a
   "Each round: redis-benchmark of the send script right before and right after the JMH run it is divided into" \
   "(1 client, ${RB_SENDS[0]} sends, around our sends on 1 thread; 8 clients, ${RB_SENDS[1]} sends, around 8 threads;" \
   "\`-c 50 -P 16\`, ${RB_SENDS[2]} sends, around the many callers), our pending and the book's fetch at K = 100 in one" \
-  "JMH run, then the load generator, its fan-out scenario and the HTTP send rate against each store's server in turn." \
+  "JMH run between two loopback round trips (\`redis-benchmark -c 1 -n 20000 PING\`)," \
+  "then the load generator, its fan-out scenario and the HTTP send rate against each store's server in turn." \
   "JMH in the rounds:" \
   "\`${ROUND_JMH[*]}\`."
 note "Load generator: \`${LOAD_OPTS[*]} --duration $LOAD_SECONDS\`, warm-up ${LOAD_FIRST_WARMUP} s in round 1" \
@@ -593,8 +605,10 @@ for round in $(seq 1 "$ROUNDS"); do
       'ManyCallersBenchmark\.send$' || failed "JMH many callers, round $round"
     evalsha_run "$DIR/evalsha-c50-P16-after.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
   fi
+  round_trip_run "$DIR/ping-before.csv"
   jmh "$DIR/jmh-pending.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p chats=100 -p "backend=JEDIS,LETTUCE$CLUSTER_BACKENDS" \
     'PendingBenchmark\.pendingAndAcknowledge$' 'BookFetchBenchmark' || failed "JMH pending, round $round"
+  round_trip_run "$DIR/ping-after.csv"
   for store in "${STORES[@]}"; do
     load_run "$DIR" "$store" $([ "$round" = 1 ] && echo $LOAD_FIRST_WARMUP || echo $LOAD_WARMUP)
   done

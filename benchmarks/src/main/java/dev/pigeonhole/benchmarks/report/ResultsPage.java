@@ -118,8 +118,8 @@ final class ResultsPage {
             }
             md.append(" | ").append(r.spreadText()).append(" | ").append(r.verdictText()).append(" |\n");
         }
-        md.append("\nThe many-live-connections targets, one run per N rather than rounds, are in their own section "
-                + "below.\n\n");
+        md.append("\nThe many-live-connections targets, one run per N rather than rounds, are in their own section below.\n\n");
+        RoundTripModel.section(md, run);
         // Why a target is missed takes a person reading a profile; it lives in a file of its own
         // next to this page, so that rerunning the numbers does not throw the reasons away.
         Path analysis = options.out().toAbsolutePath().resolveSibling("ANALYSIS.md");
