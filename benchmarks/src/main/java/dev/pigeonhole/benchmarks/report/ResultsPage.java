@@ -90,8 +90,8 @@ final class ResultsPage {
                 .append("- redis-benchmark runs the adapter's own send script (`chat_send.lua` with `common.lua` "
                         + "and `chat.lua` in front, as the adapter loads it) through EVALSHA on the same Redis: it is the most "
                         + "this machine's Redis can do for one send, with no Java at all.\n")
-                .append("- End-to-end latency is from a message's send request to its delivery to a "
-                        + "recipient's socket, measured by the load generator on the same machine.\n");
+                .append("- End-to-end latency is from the time a message's send was due (the load generator paces "
+                        + "sends by the clock) to its delivery to a recipient's socket, on the same machine.\n");
         return md.toString();
     }
 
@@ -236,8 +236,8 @@ final class ResultsPage {
         md.append("## Fan-out: 100 sockets in one chat\n\n")
                 .append("The load generator's fan-out scenario (`--scenario fanout --sockets 100 --rate 100`) "
                         + "against the same servers, after their load run in each round: 100 users each hold a "
-                        + "socket in one chat while messages are sent to it at 100 a second. The figures are from a "
-                        + "message's send to its arrival on the **last** of the 100 sockets; the target is p99 "
+                        + "socket in one chat while messages are sent to it at 100 a second. The figures are from when a "
+                        + "message's send was due to its arrival on the **last** of the 100 sockets; the target is p99 "
                         + "≤ 10 ms on memory and Redis.\n\n");
         md.append("| Round | Store | Messages | Sends/s | p50 | p90 | p99 | p99.9 | max | Errors |\n")
                 .append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
