@@ -11,14 +11,14 @@
 # is set; without one the PostgreSQL rows are skipped); start one server per store for the
 # end-to-end runs; the ratio phase: ROUNDS rounds, each measuring every target's two sides back
 # to back (redis-benchmark right before and after the JMH run it is divided into, our pending and
-# the book's fetch in one JMH run, the stores' load, fan-out and HTTP runs in turn), into
-# target/results/rounds/N/; the floors, each Redis operation beside the floor of the commands it
-# cannot do without, in 3 rounds on the single node alone, into target/results/floors.json; many
-# live connections, N sockets against a fresh in-memory server for each N, into
-# target/results/connections-N.json; the catalog, one JMH run of every benchmark on every backend,
-# for the tables; the report. --floors runs the build, the Redis, the floors and the report only.
-# A phase that fails is reported and skipped, so the report still comes out, with "not run" where
-# that phase's numbers would be.
+# the book's fetch in one JMH run between two loopback round trips (redis-benchmark -c 1 PING),
+# the stores' load, fan-out and HTTP runs in turn), into target/results/rounds/N/; the floors,
+# each Redis operation beside the floor of the commands it cannot do without, in 3 rounds on the
+# single node alone, into target/results/floors.json; many live connections, N sockets against a
+# fresh in-memory server for each N, into target/results/connections-N.json; the catalog, one JMH
+# run of every benchmark on every backend, for the tables; the report. --floors runs the build,
+# the Redis, the floors and the report only. A phase that fails is reported and skipped, so the
+# report still comes out, with "not run" where that phase's numbers would be.
 #
 # Environment: REDIS_URL (use that Redis instead of starting one: keys get a prefix of this run's
 # own), REDIS_CLUSTER_NODES (host:port,... of a cluster to use instead of forming one),
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
     --floors) FLOORS_ONLY=1 ;;
     --skip-build) BUILD=0 ;;
     --) shift; EXTRA_JMH=("$@"); break ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$ROOT/benchmarks/run.sh"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -552,11 +552,24 @@ fcall_run() { # $1 = output file, then redis-benchmark's load options (-c N -n N
   say "redis-benchmark $*: $(tail -1 "$out" | awk -F'","' '{print $(NF-6)}') sends/s"
 }
 
+# The loopback round trip, for the report's model of the pending target: one client waits for
+# each PING's answer before the next, so 1 / requests per second is one round trip as a caller
+# sees it. Its own kind of file (ping-WHEN.csv): the report shows before and after apart.
+round_trip_run() { # $1 = output file
+  local out=$1
+  command -v redis-benchmark >/dev/null || return 0
+  redis-benchmark -u "$REDIS_URL" -c 1 -n 20000 --csv PING > "$out" 2>"$out.err" || { failed "redis-benchmark PING"; return 0; }
+  say "loopback round trip: $(tail -1 "$out" | awk -F'","' '{ if ($2 > 0) printf "%.1f", 1e6 / $2 }') µs (redis-benchmark -c 1 PING)"
+}
+
 phase "redis-benchmark: the send function through FCALL"
 fcall_prepare || failed "redis-benchmark"
 
 # ---------------------------------------------------------------- the servers of the end-to-end runs
 
+# The server holds one client address to 100 connections at once; the runs here open up to
+# 5 000 sockets, and their HTTP calls besides, all from 127.0.0.1.
+SERVER_MAX_CONNECTIONS=100000
 declare -A SERVER_URL=()
 declare -A SERVER_PORT=()
 declare -A SERVER_PID_OF=()
@@ -564,8 +577,11 @@ start_server() { # $1 = store label, then the store options of the server; waite
   local label=$1 port
   shift
   port=$(free_port)
-  # No rate limits: the load measures the store and the server, not the limiter.
-  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" \
+  # No rate limits: the load measures the store and the server, not the limiter. Anyone may add
+  # anyone, as in the book: the members a chat is created with are members, not invitees. Every
+  # client here is 127.0.0.1, so the bound on one address's connections is lifted.
+  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --add-policy anyone \
+    --max-connections-per-address "$SERVER_MAX_CONNECTIONS" \
     --rate-send none --rate-create none --rate-invite none --rate-deliver none "$@" > "$OUT/server-$label.log" 2>&1 &
   SERVER_PIDS+=($!)
   SERVER_PID_OF[$label]=$!
@@ -634,7 +650,8 @@ note "Ratio phase: $ROUNDS rounds$([ $QUICK = 1 ] && echo " (quick mode: fewer a
   "Each round: redis-benchmark of the send script right before and right after the JMH run it is divided into" \
   "(1 client, ${RB_SENDS[0]} sends, around our sends on 1 thread; 8 clients, ${RB_SENDS[1]} sends, around 8 threads;" \
   "\`-c 50 -P 16\`, ${RB_SENDS[2]} sends, around the many callers), our pending and the book's fetch at K = 100 in one" \
-  "JMH run, then the load generator, its fan-out scenario and the HTTP send rate against each store's server in turn." \
+  "JMH run between two loopback round trips (\`redis-benchmark -c 1 -n 20000 PING\`)," \
+  "then the load generator, its fan-out scenario and the HTTP send rate against each store's server in turn." \
   "JMH in the rounds:" \
   "\`${ROUND_JMH[*]}\`."
 note "Load generator: \`${LOAD_OPTS[*]} --duration $LOAD_SECONDS\`, warm-up ${LOAD_FIRST_WARMUP} s in round 1" \
@@ -666,8 +683,10 @@ for round in $(seq 1 "$ROUNDS"); do
       'ManyCallersBenchmark\.send$' || failed "JMH many callers, round $round"
     fcall_run "$DIR/fcall-c50-P16-after.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
   fi
+  round_trip_run "$DIR/ping-before.csv"
   jmh "$DIR/jmh-pending.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p chats=100 -p "backend=JEDIS,LETTUCE$CLUSTER_BACKENDS" \
     'PendingBenchmark\.pendingAndAcknowledge$' 'BookFetchBenchmark' || failed "JMH pending, round $round"
+  round_trip_run "$DIR/ping-after.csv"
   for store in "${STORES[@]}"; do
     load_run "$DIR" "$store" $([ "$round" = 1 ] && echo $LOAD_FIRST_WARMUP || echo $LOAD_WARMUP)
   done
@@ -708,8 +727,10 @@ fi
 connections_run() { # $1 = N, $2 = the whole run's limit in seconds
   local n=$1 limit=$2 port pid members status=0
   port=$(free_port)
-  # In memory, rate limits off: the sockets are measured, not a store or the limiter.
-  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --store memory \
+  # In memory, rate limits off: the sockets are measured, not a store or the limiter; members,
+  # not invitees, in the large chat and the groups; all N sockets from this one address.
+  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --store memory --add-policy anyone \
+    --max-connections-per-address "$SERVER_MAX_CONNECTIONS" \
     --rate-send none --rate-create none --rate-invite none --rate-deliver none > "$OUT/server-connections-$n.log" 2>&1 &
   pid=$!
   SERVER_PIDS=("$pid")

@@ -85,12 +85,12 @@ public class PendingBenchmark {
             nextMessages.add(new SendMessage.Command(chat, WRITER, "one more message"));
         }
         // Start from "nothing pending", so each op sees exactly the one message the setup adds.
-        // Each chat's first message is pending now: fewer would mean the reader is not in them all,
-        // and the trial would measure an empty fetch.
-        int firstMessages = fetchAndAcknowledge();
-        if (firstMessages != chats) {
-            throw new IllegalStateException("the reader has " + firstMessages + " first messages pending, not "
-                    + chats + ": it is not a member of every chat");
+        // Every chat's first message is pending now: a reader who sees fewer is no member of them
+        // (an invitee, say), and the op would time an empty fetch.
+        int seen = fetchAndAcknowledge();
+        if (seen != chats) {
+            throw new IllegalStateException("the reader has " + seen + " messages pending in its " + chats
+                    + " chats, not one in each: is it a member of them?");
         }
     }
 

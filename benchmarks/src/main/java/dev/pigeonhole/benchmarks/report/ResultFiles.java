@@ -22,6 +22,7 @@ import tools.jackson.databind.ObjectMapper;
  * jmh.json                      the catalog: one JMH run of every benchmark, for the tables
  * rounds/N/jmh-*.json           round N of the ratio phase: its JMH runs,
  * rounds/N/fcall-KIND-*.csv     redis-benchmark of the send function (KIND c1, c8, c50-P16), before and after JMH,
+ * rounds/N/ping-WHEN.csv        redis-benchmark -c 1 PING, the loopback round trip, before and after the pending run,
  * rounds/N/load-STORE.json      the load generator against each store's server,
  * rounds/N/fanout-STORE.json    its fan-out scenario (100 sockets in one chat) against the same server,
  * rounds/N/http-STORE.json      and the HTTP send rate on each
@@ -103,6 +104,10 @@ final class ResultFiles {
                 // fcall-KIND-WHEN.csv: the kind is everything between the prefix and the last dash.
                 String stem = name.substring("fcall-".length(), name.length() - ".csv".length());
                 String kind = stem.contains("-") ? stem.substring(0, stem.lastIndexOf('-')) : stem;
+                readRedisBenchmark(file).ifPresent(r -> redisBenchmark.computeIfAbsent(kind, k -> new ArrayList<>()).add(r));
+            } else if (name.startsWith("ping-") && name.endsWith(".csv")) {
+                // ping-WHEN.csv: a kind of its own for each, since before and after are shown apart.
+                String kind = name.substring(0, name.length() - ".csv".length());
                 readRedisBenchmark(file).ifPresent(r -> redisBenchmark.computeIfAbsent(kind, k -> new ArrayList<>()).add(r));
             } else if (name.startsWith("load-") && name.endsWith(".json")) {
                 readRun(file, "load-").ifPresent(run -> loads.put(storeOf(name, "load-"), run));

@@ -91,8 +91,8 @@ final class ResultsPage {
                 .append("- redis-benchmark calls the adapter's own send function (`chat_send` of its Functions "
                         + "library, loaded as the adapter loads it) through FCALL on the same Redis: it is the most "
                         + "this machine's Redis can do for one send, with no Java at all.\n")
-                .append("- End-to-end latency is from a message's send request to its delivery to a "
-                        + "recipient's socket, measured by the load generator on the same machine.\n");
+                .append("- End-to-end latency is from the time a message's send was due (the load generator paces "
+                        + "sends by the clock) to its delivery to a recipient's socket, on the same machine.\n");
         return md.toString();
     }
 
@@ -120,6 +120,7 @@ final class ResultsPage {
             md.append(" | ").append(r.spreadText()).append(" | ").append(r.verdictText()).append(" |\n");
         }
         md.append("\nThe many-live-connections targets, one run per N, and the floors' are in their own sections below.\n\n");
+        RoundTripModel.section(md, run);
         // Why a target is missed takes a person reading a profile; it lives in a file of its own
         // next to this page, so that rerunning the numbers does not throw the reasons away.
         Path analysis = options.out().toAbsolutePath().resolveSibling("ANALYSIS.md");
@@ -236,8 +237,8 @@ final class ResultsPage {
         md.append("## Fan-out: 100 sockets in one chat\n\n")
                 .append("The load generator's fan-out scenario (`--scenario fanout --sockets 100 --rate 100`) "
                         + "against the same servers, after their load run in each round: 100 users each hold a "
-                        + "socket in one chat while messages are sent to it at 100 a second. The figures are from a "
-                        + "message's send to its arrival on the **last** of the 100 sockets; the target is p99 "
+                        + "socket in one chat while messages are sent to it at 100 a second. The figures are from when a "
+                        + "message's send was due to its arrival on the **last** of the 100 sockets; the target is p99 "
                         + "≤ 10 ms on memory and Redis.\n\n");
         md.append("| Round | Store | Messages | Sends/s | p50 | p90 | p99 | p99.9 | max | Errors |\n")
                 .append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
