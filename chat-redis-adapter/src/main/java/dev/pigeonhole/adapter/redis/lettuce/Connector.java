@@ -18,6 +18,8 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.channel.Channel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +52,7 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     final ClientResources resources;
     private final AtomicReference<CompletableFuture<C>> connection = new AtomicReference<>();
     private volatile BaseRedisAsyncCommands<String, String> commands;
+    private volatile LettuceTransport transport;
     private volatile boolean closed;
 
     /**
@@ -63,6 +66,13 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
         // Jittered, so that many processes losing one Redis do not all come back in step.
         this.resources = DefaultClientResources.builder()
                 .reconnectDelay(Delay.equalJitter(Duration.ZERO, MAX_RECONNECT_DELAY, 1, TimeUnit.MILLISECONDS))
+                .nettyCustomizer(new NettyCustomizer() {
+                    @Override
+                    public void afterChannelInitialized(Channel channel) {
+                        transport = LettuceTransport.of(channel);
+                        LettuceTransport.nameOnce(channel);
+                    }
+                })
                 .build();
     }
 
@@ -108,6 +118,14 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
                 .withPort(port)
                 .withTimeout(settings.commandTimeout())
                 .withClientName(settings.clientName());
+    }
+
+    /**
+     * The transport of the channels this connector's client opened (Lettuce picks it for the
+     * whole process: {@link LettuceTransport}), or empty before the first one.
+     */
+    final Optional<LettuceTransport> transport() {
+        return Optional.ofNullable(transport);
     }
 
     /** Where Redis is, for logs; never shows a password. */
