@@ -186,8 +186,8 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
      * Redis's answer (WRONGPASS, NOAUTH) is passed on. The answer tells a misconfiguration from an
      * outage, and a later attempt carries it; on a busy machine the race can be lost twice, so one
      * retry was not always enough. Only an attempt whose socket was opened (no refusal, timeout or
-     * reset from the JDK in the chain) is tried again, so an outage costs no second wait; nothing
-     * was sent but the handshake, so trying again is harmless.
+     * reset from the JDK or from epoll in the chain) is tried again, so an outage costs no second
+     * wait; nothing was sent but the handshake, so trying again is harmless.
      */
     private static <T> CompletableFuture<T> keepingTheReason(Supplier<CompletableFuture<T>> attempt) {
         return keepingTheReason(attempt, ATTEMPTS_FOR_A_REASON);
@@ -203,7 +203,8 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
         List<Throwable> chain = RedisFailure.chain(failure);
         return chain.stream().noneMatch(RedisCommandExecutionException.class::isInstance)
                 && chain.stream().anyMatch(RedisConnectionException.class::isInstance)
-                && RedisFailure.fromJdk(failure).isEmpty();
+                && RedisFailure.fromJdk(failure).isEmpty()
+                && LettuceFailures.fromEpoll(failure).isEmpty();
     }
 
     /**

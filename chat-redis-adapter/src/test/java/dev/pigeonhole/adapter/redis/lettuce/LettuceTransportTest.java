@@ -1,9 +1,12 @@
 package dev.pigeonhole.adapter.redis.lettuce;
 
+import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.testsupport.redis.RedisServers;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,12 +16,15 @@ import java.util.concurrent.TimeUnit;
 
 import static dev.pigeonhole.adapter.redis.RedisTestSettings.settings;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The transport Lettuce's connections run on is the one the adapter says: epoll on Linux x86-64,
  * whose native library the module ships, and NIO when {@code -Dio.lettuce.core.epoll=false}
  * turns it off. Lettuce decides once per process, so the second case runs in a JVM of its own.
+ * And what epoll changes underneath, how a socket error reaches the driver, changes nothing a
+ * caller is told.
  */
 class LettuceTransportTest {
 
@@ -62,6 +68,28 @@ class LettuceTransportTest {
         } finally {
             probe.destroyForcibly();
             Files.deleteIfExists(log);
+        }
+    }
+
+    /**
+     * Epoll reads a reset as Netty's own IOException, not the JDK's SocketException that NIO
+     * raises; the caller is told of a broken connection either way, not of an unreachable server.
+     */
+    @Test
+    void a_reset_under_a_command_reads_as_a_broken_connection_on_epoll_too() throws Exception {
+        assumeTrue(linuxOnX86(), "the module ships epoll's native library for Linux on x86-64 only");
+        URI redis = URI.create(RedisServers.single().address());
+        try (ResettingProxy proxy = new ResettingProxy(redis.getHost(), redis.getPort());
+             LettuceDriver driver = new LettuceDriver(RedisSettings.of(
+                     RedisSettings.Endpoint.single("redis://127.0.0.1:" + proxy.port()))
+                     .withClientName(RedisTarget.newClientName()))) {
+            assertThat(driver.ping()).as("through the proxy").isTrue();
+            proxy.arm();
+
+            assertThatThrownBy(() -> driver.publish("transport-test", "hello", false))
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("connection broken")
+                    .hasMessageContaining("reset");
         }
     }
 
