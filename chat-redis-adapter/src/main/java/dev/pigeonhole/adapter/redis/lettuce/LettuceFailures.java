@@ -10,8 +10,10 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
+import io.netty.channel.unix.Errors;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -131,13 +133,25 @@ final class LettuceFailures {
                 return new NoAnswer(Trouble.INTERRUPTED, null);
             }
         }
-        return RedisFailure.fromJdk(failure).orElseGet(() -> switch (failure) {
+        return RedisFailure.fromJdk(failure).or(() -> fromEpoll(failure)).orElseGet(() -> switch (failure) {
             // Commands in flight when a connection drops are cancelled with it.
             case CancellationException e -> new NoAnswer(Trouble.BROKEN, "cancelled");
             case RedisConnectionException e -> new NoAnswer(Trouble.UNREACHABLE, null);
             // "Currently not connected", "Connection closed": Redis could not be reached.
             default -> new NoAnswer(Trouble.UNREACHABLE, failure.getMessage());
         });
+    }
+
+    /**
+     * A socket error that Netty's epoll transport read: its own {@code IOException} where NIO
+     * raises the JDK's {@code SocketException} ("Connection reset"), so that a reset reads as a
+     * broken connection on either transport. A refused connect is a {@code ConnectException} on both.
+     */
+    static Optional<NoAnswer> fromEpoll(Throwable failure) {
+        return RedisFailure.chain(failure).stream()
+                .filter(Errors.NativeIoException.class::isInstance)
+                .findFirst()
+                .map(error -> new NoAnswer(Trouble.BROKEN, error.getMessage()));
     }
 
     private static Throwable unwrap(Throwable failure) {
