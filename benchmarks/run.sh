@@ -647,7 +647,7 @@ http_run() { # $1 = round folder, $2 = store label
 # ---------------------------------------------------------------- the ratio phase: every target's two sides, back to back
 
 note "Ratio phase: $ROUNDS rounds$([ $QUICK = 1 ] && echo " (quick mode: fewer and shorter than the full run's 3)")." \
-  "Each round: redis-benchmark of the send script right before and right after the JMH run it is divided into" \
+  "Each round: redis-benchmark of the send function right before and right after the JMH run it is divided into" \
   "(1 client, ${RB_SENDS[0]} sends, around our sends on 1 thread; 8 clients, ${RB_SENDS[1]} sends, around 8 threads;" \
   "\`-c 50 -P 16\`, ${RB_SENDS[2]} sends, around the many callers), our pending and the book's fetch at K = 100 in one" \
   "JMH run between two loopback round trips (\`redis-benchmark -c 1 -n 20000 PING\`)," \

@@ -69,8 +69,8 @@ final class FloorsSection {
                 .append(Formats.durationText(floors.path("durationSeconds").asDouble(0))).append(".\n\n");
         md.append("- **Redis time**: one caller, ").append(Formats.opsText(floors.path("calls").asDouble(0)))
                 .append(" calls of each operation after a short warm-up (a hundredth of that many operations of "
-                        + "the per-chat ones, K = 100 chats each); the script commands' `usec` in `INFO "
-                        + "commandstats` (EVAL, EVALSHA, FCALL, FCALL_RO) before and after, over the operations: time "
+                        + "the per-chat ones, K = 100 chats each); the function commands' `usec` in `INFO "
+                        + "commandstats` (FCALL, FCALL_RO and the EVAL family) before and after, over the operations: time "
                         + "inside Redis only, no network, no client. The operation runs through the adapter's port "
                         + "classes; its floor replays the calls the operation recorded.\n")
                 .append("- **Capacity**: redis-benchmark `").append(floors.path("capacityOptions").asString("?"))

@@ -25,7 +25,7 @@ public record RedisBenchmarkResult(double rps, OptionalDouble p50Millis, Optiona
                 continue;
             }
             if (!header.isEmpty() && cells.size() > header.size()) {
-                // The test name is the command line, and the send script's arguments hold JSON with
+                // The test name is the command line, and the send function's arguments hold JSON with
                 // commas and quotes redis-benchmark does not escape: the numbers are the last columns.
                 int extra = cells.size() - header.size();
                 List<String> joined = new ArrayList<>();

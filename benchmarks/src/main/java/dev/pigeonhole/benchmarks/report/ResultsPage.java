@@ -162,7 +162,7 @@ final class ResultsPage {
         Optional<RedisBenchmarkResult> one = run.redisBenchmark(Round.ONE_CLIENT);
         Optional<RedisBenchmarkResult> eight = run.redisBenchmark(Round.EIGHT_CLIENTS);
         if (one.isPresent() || eight.isPresent()) {
-            md.append("redis-benchmark figures are the median over the rounds; latency of the send script: ");
+            md.append("redis-benchmark figures are the median over the rounds; latency of the send function: ");
             one.ifPresent(r -> md.append("1 client p50 ").append(millisText(r.p50Millis())).append(", p99 ")
                     .append(millisText(r.p99Millis())).append("; "));
             eight.ifPresent(r -> md.append("8 clients p50 ").append(millisText(r.p50Millis())).append(", p99 ")
