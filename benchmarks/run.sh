@@ -3,45 +3,54 @@
 #
 #   benchmarks/run.sh            the full run: 3 rounds, many connections, the catalog (about 25 minutes on 2 cores)
 #   benchmarks/run.sh --quick    2 short rounds, small N, a thin catalog (about 11 minutes on 2 busy cores): a smoke run
-#   benchmarks/run.sh [--quick] [--skip-build] [-- <extra JMH arguments for the catalog, e.g. a regex>]
+#   benchmarks/run.sh --floors   only what each Redis operation costs inside Redis beside its floor (about 3 minutes)
+#   benchmarks/run.sh [--quick | --floors] [--skip-build] [-- <extra JMH arguments for the catalog, e.g. a regex>]
 #
 # Phases: build benchmarks.jar; start a private redis-server and a private 3-master Redis Cluster
 # (unless REDIS_URL / REDIS_CLUSTER_NODES are set) and a private PostgreSQL (unless POSTGRES_URL
 # is set; without one the PostgreSQL rows are skipped); start one server per store for the
 # end-to-end runs; the ratio phase: ROUNDS rounds, each measuring every target's two sides back
 # to back (redis-benchmark right before and after the JMH run it is divided into, our pending and
-# the book's fetch in one JMH run, the stores' load, fan-out and HTTP runs in turn), into
-# target/results/rounds/N/; many live connections, N sockets against a fresh in-memory server for
-# each N, into target/results/connections-N.json; the catalog, one JMH run of every benchmark on
-# every backend, for the tables; the report. A phase that fails is reported and skipped, so the report still comes out,
-# with "not run" where that phase's numbers would be.
+# the book's fetch in one JMH run between two loopback round trips (redis-benchmark -c 1 PING),
+# the stores' load, fan-out and HTTP runs in turn), into target/results/rounds/N/; the floors,
+# each Redis operation beside the floor of the commands it cannot do without, in 3 rounds on the
+# single node alone, into target/results/floors.json; many live connections, N sockets against a
+# fresh in-memory server for each N, into target/results/connections-N.json; the catalog, one JMH
+# run of every benchmark on every backend, for the tables; the report. --floors runs the build,
+# the Redis, the floors and the report only. A phase that fails is reported and skipped, so the
+# report still comes out, with "not run" where that phase's numbers would be.
 #
 # Environment: REDIS_URL (use that Redis instead of starting one: keys get a prefix of this run's
 # own), REDIS_CLUSTER_NODES (host:port,... of a cluster to use instead of forming one),
 # POSTGRES_URL with POSTGRES_USER and POSTGRES_PASSWORD (use that PostgreSQL: each trial and load
 # run gets a bench_* schema of its own), JAVA_HOME, ROUNDS (rounds of the ratio phase), JMH_ARGS
 # (appended to the catalog's JMH arguments), LOAD_ARGS (appended to the load generator's),
-# JMH_IGNORE_LOCK=1 (run JMH even while another JMH runs here).
+# JMH_IGNORE_LOCK=1 (run JMH even while another JMH runs here). The floors load a Functions library
+# (pigeonhole_floors) into the Redis and take it away at the end: with REDIS_URL, that Redis must run
+# no other scripts meanwhile, or the floors stop rather than count them as theirs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 QUICK=0
+FLOORS_ONLY=0
 BUILD=1
 EXTRA_JMH=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
+    --floors) FLOORS_ONLY=1 ;;
     --skip-build) BUILD=0 ;;
     --) shift; EXTRA_JMH=("$@"); break ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$ROOT/benchmarks/run.sh"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
 done
 
+[ $QUICK = 1 ] && [ $FLOORS_ONLY = 1 ] && { echo "run.sh: --quick and --floors are two different runs; pick one" >&2; exit 2; }
 START=$SECONDS
-MODE=$([ $QUICK = 1 ] && echo quick || echo full)
+MODE=$([ $FLOORS_ONLY = 1 ] && echo floors || { [ $QUICK = 1 ] && echo quick || echo full; })
 OUT=$ROOT/benchmarks/target/results
 JAR=$ROOT/benchmarks/target/benchmarks.jar
 FAILED=()
@@ -261,7 +270,9 @@ start_cluster() {
 }
 
 HAVE_CLUSTER=0
-if [ -n "${REDIS_CLUSTER_NODES:-}" ]; then
+if [ $FLOORS_ONLY = 1 ]; then
+  : # the floors run on the single node alone
+elif [ -n "${REDIS_CLUSTER_NODES:-}" ]; then
   phase "Redis Cluster: using REDIS_CLUSTER_NODES=$REDIS_CLUSTER_NODES"
   HAVE_CLUSTER=1
   CLUSTER_TEXT="given: $REDIS_CLUSTER_NODES"
@@ -344,7 +355,9 @@ start_postgres() {
   return 1
 }
 
-if [ -n "${POSTGRES_URL:-}" ]; then
+if [ $FLOORS_ONLY = 1 ]; then
+  : # the floors measure Redis alone
+elif [ -n "${POSTGRES_URL:-}" ]; then
   phase "PostgreSQL: using POSTGRES_URL=${POSTGRES_URL%%\?*}"
   export POSTGRES_USER=${POSTGRES_USER:-pigeonhole}
   HAVE_POSTGRES=1
@@ -379,6 +392,7 @@ if [ $QUICK = 1 ]; then
   CATALOG_JMH=(-f 1 -wi 1 -w 300ms -i 1 -r 700ms -bm thrpt -p chats=1,100 -p subscribers=1,1000
                '^(?!.*(SendBenchmark\.send8|SendBenchmark\.sendVirtual64|BookSendBenchmark|BookFetchBenchmark)).*')
   ROUND_LIMIT=300; CATALOG_LIMIT=600
+  FLOORS_CALLS=3000; FLOORS_LIMIT=240
 else
   ROUNDS=${ROUNDS:-3}
   # Per trial about 8 s of warming and measuring plus 2 to 3 s of fork and set-up; 16 trials a
@@ -399,6 +413,9 @@ else
   CATALOG_JMH=(-f 1 -wi 1 -w 1s -i 2 -r 1s -bm thrpt
                '^(?!.*(SendBenchmark\.sendVirtual64|BookSendBenchmark|ManyCallersBenchmark)).*')
   ROUND_LIMIT=900; CATALOG_LIMIT=3600
+  # 10 000 calls of each operation and of its floor per round (a hundredth of that many K = 100
+  # operations), and capacity runs of about half a second of Redis time each: 2 to 3 minutes.
+  FLOORS_CALLS=10000; FLOORS_LIMIT=420
 fi
 # shellcheck disable=SC2206 # LOAD_ARGS is split on purpose: it is a list of arguments
 LOAD_OPTS+=(${LOAD_ARGS:-})
@@ -434,55 +451,125 @@ jmh() { # $1 = results file, $2 = limit in seconds, then JMH's arguments
   return 1
 }
 
-# ---------------------------------------------------------------- redis-benchmark: the send script alone
+# The send script's line for redis-benchmark, once fcall_prepare (below) has written it; the
+# report takes its keys away.
+FCALL_ARGS=()
 
-EVALSHA_ARGS=()
-evalsha_prepare() {
-  local lua=chat-redis-adapter/src/main/resources/dev/pigeonhole/adapter/redis/lua sha chat base
+# ---------------------------------------------------------------- the floors: each Redis operation beside its floor
+
+floors_run() { # on the single node, with nothing else running scripts on it
+  local status=0
+  phase "floors: each Redis operation beside its floor, ${FLOORS_CALLS} calls, 3 rounds"
+  command -v redis-benchmark >/dev/null || { say "redis-benchmark not found"; failed "floors"; return 0; }
+  say "machine load (1, 5, 15 min): $(machine_load)"
+  local floors_start=$SECONDS
+  bounded "$FLOORS_LIMIT" "$OUT/floors.log" '^\[floors\]|Exception' \
+    "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.floors.FloorsBenchmark --out "$OUT/floors.json" \
+      --rounds 3 --calls "$FLOORS_CALLS" || status=$?
+  [ $status = 0 ] && [ -s "$OUT/floors.json" ] || failed "floors (see $OUT/floors.log)"
+  note "Floors: 3 rounds of ${FLOORS_CALLS} calls per operation on the single node$([ "$FLOORS_CALLS" -lt 10000 ] \
+    && echo " (fewer than the full run's 10 000)"); the phase took $((SECONDS - floors_start)) s;" \
+    "machine load after it: $(machine_load)."
+}
+
+# ---------------------------------------------------------------- report
+
+report_and_finish() {
+  phase "report"
+  [ ${#FCALL_ARGS[@]} -gt 0 ] && rcli DEL "${FCALL_KEYS[@]}" >/dev/null || true
+  if [ $OWN_REDIS = 0 ]; then
+    # Someone else's Redis: take away what the load runs left under this run's prefix.
+    rcli --scan --pattern "${RUN_PREFIX}*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" UNLINK >/dev/null || true
+  fi
+  cleanup
+  # A quick look, or the floors alone, must not replace the full run the repository publishes: they
+  # report under target/.
+  if [ $QUICK = 1 ] || [ $FLOORS_ONLY = 1 ]; then
+    REPORT_DIR="$OUT"
+  else
+    REPORT_DIR="$ROOT/benchmarks"
+  fi
+  "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.report.ResultsReport --results "$OUT" --notes "$NOTES" \
+    --out "$REPORT_DIR/RESULTS.md" --charts "$REPORT_DIR/charts" --mode "$MODE" \
+    --duration-seconds $((SECONDS - START)) --redis-version "${REDIS_VERSION:-}" --redis-cluster "$CLUSTER_TEXT" \
+    --postgres-version "$POSTGRES_VERSION" || failed "report"
+
+  echo
+  say "machine load (1, 5, 15 min): $(machine_load)"
+  say "done: $MODE run took $(((SECONDS - START) / 60))m $(((SECONDS - START) % 60))s"
+  say "wrote ${REPORT_DIR#"$ROOT"/}/RESULTS.md and its charts; raw results in $OUT"
+  if [ ${#FAILED[@]} -gt 0 ]; then
+    say "phases that failed: ${FAILED[*]}"
+    exit 1
+  fi
+}
+
+if [ $FLOORS_ONLY = 1 ]; then
+  floors_run
+  report_and_finish
+  exit 0
+fi
+
+# ---------------------------------------------------------------- redis-benchmark: the send function alone
+
+FCALL_ARGS=()
+fcall_prepare() {
+  local send loaded chat base
   command -v redis-benchmark >/dev/null || { say "redis-benchmark not found"; return 1; }
-  # The adapter loads common.lua, bucket.lua, chat.lua and the script, each followed by a newline
-  # but the last (LuaScript.load("chat_send", "bucket", "chat")): the same text, so the same SHA.
-  sha=$( { cat "$lua/common.lua"; printf '\n'; cat "$lua/bucket.lua"; printf '\n'; cat "$lua/chat.lua"; printf '\n';
-           cat "$lua/chat_send.lua"; } \
-         | rcli -x SCRIPT LOAD | tr -d '\r')
-  [ ${#sha} = 40 ] || { say "SCRIPT LOAD said: $sha"; return 1; }
+  # The adapter's library as the adapter loads it, and its send function's name in this version.
+  loaded=$("$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.baseline.LibraryText | rcli -x FUNCTION LOAD REPLACE | tr -d '\r')
+  [ "$loaded" = pigeonhole ] || { say "FUNCTION LOAD said: $loaded"; return 1; }
+  send=$("$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.baseline.LibraryText chat_send)
   chat=rb
   base="${RUN_PREFIX}chat:{$chat}:"
   # A chat the sender belongs to, as chat_open leaves it: members with cursors and join points, id
   # counter at 0.
-  EVALSHA_KEYS=("${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" "${base}joined")
-  rcli DEL "${EVALSHA_KEYS[@]}" >/dev/null
+  FCALL_KEYS=("${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows" "${base}joined")
+  rcli DEL "${FCALL_KEYS[@]}" >/dev/null
   rcli ZADD "${base}members" 0 alice 0 bob >/dev/null
   rcli ZADD "${base}joined" 0 alice 0 bob >/dev/null
   rcli SET "${base}ids" 0 >/dev/null
-  # ARGV as ChatScripts.Posting lays them out: chat, sender, tail (the message JSON after the id),
-  # now, no idempotency key, key window, no body digest, max retained, max members, no rate limit
-  # (burst 1, interval 0: the store is measured, not the limiter), publish mode P, channel, and the
-  # announcement as the live event codec writes it, before and after the id.
+  # The arguments as ChatScripts.Posting lays them out: chat, sender, tail (the message JSON after
+  # the id), now, no idempotency key, key window, no body digest, max retained, max members, no
+  # rate limit (burst 1, interval 0: the store is measured, not the limiter), publish mode P,
+  # channel, and the announcement as the live event codec writes it, before and after the id.
   local tail='"ts":1767225600.000,"sender":"alice","message":"hello from redis-benchmark"}'
-  EVALSHA_ARGS=(EVALSHA "$sha" 9 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
+  FCALL_ARGS=(FCALL "$send" 9 "${base}members" "${base}ids" "${base}msgs" "${base}sent" "${base}sent-windows"
               "${base}joined" "${base}open" "${base}buckets" "${base}generation"
               "$chat" alice "$tail" "$(date +%s000)" "" 86400000 "" 10000 1000 1 0 P "${RUN_PREFIX}chat:{$chat}"
               "{\"type\":\"message\",\"chat\":\"$chat\",\"message\":{\"id\":"
               ',"at":1767225600000,"sender":"alice","body":"hello from redis-benchmark"}}')
   local check
-  check=$(rcli "${EVALSHA_ARGS[@]}" | head -1 | tr -d '\r')
-  [ "$check" = SENT ] || { say "the send script answered '$check' instead of SENT"; EVALSHA_ARGS=(); return 1; }
+  check=$(rcli "${FCALL_ARGS[@]}" | head -1 | tr -d '\r')
+  [ "$check" = SENT ] || { say "the send function answered '$check' instead of SENT"; FCALL_ARGS=(); return 1; }
 }
 
-evalsha_run() { # $1 = output file, then redis-benchmark's load options (-c N -n N [-P N])
+fcall_run() { # $1 = output file, then redis-benchmark's load options (-c N -n N [-P N])
   local out=$1
   shift
-  [ ${#EVALSHA_ARGS[@]} -gt 0 ] || return 0
-  redis-benchmark -u "$REDIS_URL" "$@" --csv "${EVALSHA_ARGS[@]}" > "$out" 2>"$out.err" || { failed "redis-benchmark $*"; return 0; }
+  [ ${#FCALL_ARGS[@]} -gt 0 ] || return 0
+  redis-benchmark -u "$REDIS_URL" "$@" --csv "${FCALL_ARGS[@]}" > "$out" 2>"$out.err" || { failed "redis-benchmark $*"; return 0; }
   say "redis-benchmark $*: $(tail -1 "$out" | awk -F'","' '{print $(NF-6)}') sends/s"
 }
 
-phase "redis-benchmark: the send script through EVALSHA"
-evalsha_prepare || failed "redis-benchmark"
+# The loopback round trip, for the report's model of the pending target: one client waits for
+# each PING's answer before the next, so 1 / requests per second is one round trip as a caller
+# sees it. Its own kind of file (ping-WHEN.csv): the report shows before and after apart.
+round_trip_run() { # $1 = output file
+  local out=$1
+  command -v redis-benchmark >/dev/null || return 0
+  redis-benchmark -u "$REDIS_URL" -c 1 -n 20000 --csv PING > "$out" 2>"$out.err" || { failed "redis-benchmark PING"; return 0; }
+  say "loopback round trip: $(tail -1 "$out" | awk -F'","' '{ if ($2 > 0) printf "%.1f", 1e6 / $2 }') µs (redis-benchmark -c 1 PING)"
+}
+
+phase "redis-benchmark: the send function through FCALL"
+fcall_prepare || failed "redis-benchmark"
 
 # ---------------------------------------------------------------- the servers of the end-to-end runs
 
+# The server holds one client address to 100 connections at once; the runs here open up to
+# 5 000 sockets, and their HTTP calls besides, all from 127.0.0.1.
+SERVER_MAX_CONNECTIONS=100000
 declare -A SERVER_URL=()
 declare -A SERVER_PORT=()
 declare -A SERVER_PID_OF=()
@@ -490,8 +577,11 @@ start_server() { # $1 = store label, then the store options of the server; waite
   local label=$1 port
   shift
   port=$(free_port)
-  # No rate limits: the load measures the store and the server, not the limiter.
-  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" \
+  # No rate limits: the load measures the store and the server, not the limiter. Anyone may add
+  # anyone, as in the book: the members a chat is created with are members, not invitees. Every
+  # client here is 127.0.0.1, so the bound on one address's connections is lifted.
+  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --add-policy anyone \
+    --max-connections-per-address "$SERVER_MAX_CONNECTIONS" \
     --rate-send none --rate-create none --rate-invite none --rate-deliver none "$@" > "$OUT/server-$label.log" 2>&1 &
   SERVER_PIDS+=($!)
   SERVER_PID_OF[$label]=$!
@@ -557,10 +647,11 @@ http_run() { # $1 = round folder, $2 = store label
 # ---------------------------------------------------------------- the ratio phase: every target's two sides, back to back
 
 note "Ratio phase: $ROUNDS rounds$([ $QUICK = 1 ] && echo " (quick mode: fewer and shorter than the full run's 3)")." \
-  "Each round: redis-benchmark of the send script right before and right after the JMH run it is divided into" \
+  "Each round: redis-benchmark of the send function right before and right after the JMH run it is divided into" \
   "(1 client, ${RB_SENDS[0]} sends, around our sends on 1 thread; 8 clients, ${RB_SENDS[1]} sends, around 8 threads;" \
   "\`-c 50 -P 16\`, ${RB_SENDS[2]} sends, around the many callers), our pending and the book's fetch at K = 100 in one" \
-  "JMH run, then the load generator, its fan-out scenario and the HTTP send rate against each store's server in turn." \
+  "JMH run between two loopback round trips (\`redis-benchmark -c 1 -n 20000 PING\`)," \
+  "then the load generator, its fan-out scenario and the HTTP send rate against each store's server in turn." \
   "JMH in the rounds:" \
   "\`${ROUND_JMH[*]}\`."
 note "Load generator: \`${LOAD_OPTS[*]} --duration $LOAD_SECONDS\`, warm-up ${LOAD_FIRST_WARMUP} s in round 1" \
@@ -577,23 +668,25 @@ for round in $(seq 1 "$ROUNDS"); do
   ROUND_START=$SECONDS
   DIR=$OUT/rounds/$round
   mkdir -p "$DIR"
-  evalsha_run "$DIR/evalsha-c1-before.csv" -c 1 -n "${RB_SENDS[0]}"
+  fcall_run "$DIR/fcall-c1-before.csv" -c 1 -n "${RB_SENDS[0]}"
   jmh "$DIR/jmh-send1.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p backend=IN_MEMORY,JEDIS,LETTUCE \
     '\.SendBenchmark\.send$' 'BookSendBenchmark\.send$' || failed "JMH send, 1 thread, round $round"
-  evalsha_run "$DIR/evalsha-c1-after.csv" -c 1 -n "${RB_SENDS[0]}"
-  evalsha_run "$DIR/evalsha-c8-before.csv" -c 8 -n "${RB_SENDS[1]}"
+  fcall_run "$DIR/fcall-c1-after.csv" -c 1 -n "${RB_SENDS[0]}"
+  fcall_run "$DIR/fcall-c8-before.csv" -c 8 -n "${RB_SENDS[1]}"
   jmh "$DIR/jmh-send8.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p backend=JEDIS,LETTUCE \
     '\.SendBenchmark\.send8$' '\.SendBenchmark\.sendVirtual64$' 'BookSendBenchmark\.send8$' \
     || failed "JMH send, 8 threads, round $round"
-  evalsha_run "$DIR/evalsha-c8-after.csv" -c 8 -n "${RB_SENDS[1]}"
+  fcall_run "$DIR/fcall-c8-after.csv" -c 8 -n "${RB_SENDS[1]}"
   if [ $HAVE_MANY_CALLERS = 1 ]; then
-    evalsha_run "$DIR/evalsha-c50-P16-before.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
+    fcall_run "$DIR/fcall-c50-P16-before.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
     jmh "$DIR/jmh-many.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p backend=LETTUCE -p callers=64,256 \
       'ManyCallersBenchmark\.send$' || failed "JMH many callers, round $round"
-    evalsha_run "$DIR/evalsha-c50-P16-after.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
+    fcall_run "$DIR/fcall-c50-P16-after.csv" -c 50 -P 16 -n "${RB_SENDS[2]}"
   fi
+  round_trip_run "$DIR/ping-before.csv"
   jmh "$DIR/jmh-pending.json" $ROUND_LIMIT "${ROUND_JMH[@]}" -p chats=100 -p "backend=JEDIS,LETTUCE$CLUSTER_BACKENDS" \
     'PendingBenchmark\.pendingAndAcknowledge$' 'BookFetchBenchmark' || failed "JMH pending, round $round"
+  round_trip_run "$DIR/ping-after.csv"
   for store in "${STORES[@]}"; do
     load_run "$DIR" "$store" $([ "$round" = 1 ] && echo $LOAD_FIRST_WARMUP || echo $LOAD_WARMUP)
   done
@@ -609,6 +702,9 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 for pid in "${SERVER_PIDS[@]}"; do stop_pid "$pid"; done
 SERVER_PIDS=()
+
+# With the servers stopped: a count of script time must see no script but the floors benchmark's.
+floors_run
 
 # ---------------------------------------------------------------- many live connections: a fresh server per N
 
@@ -631,8 +727,10 @@ fi
 connections_run() { # $1 = N, $2 = the whole run's limit in seconds
   local n=$1 limit=$2 port pid members status=0
   port=$(free_port)
-  # In memory, rate limits off: the sockets are measured, not a store or the limiter.
-  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --store memory \
+  # In memory, rate limits off: the sockets are measured, not a store or the limiter; members,
+  # not invitees, in the large chat and the groups; all N sockets from this one address.
+  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --store memory --add-policy anyone \
+    --max-connections-per-address "$SERVER_MAX_CONNECTIONS" \
     --rate-send none --rate-create none --rate-invite none --rate-deliver none > "$OUT/server-connections-$n.log" 2>&1 &
   pid=$!
   SERVER_PIDS=("$pid")
@@ -681,29 +779,4 @@ note "The catalog took $((SECONDS - CATALOG_START)) s; machine load after it: $(
 
 # ---------------------------------------------------------------- report
 
-phase "report"
-[ ${#EVALSHA_ARGS[@]} -gt 0 ] && rcli DEL "${EVALSHA_KEYS[@]}" >/dev/null || true
-if [ $OWN_REDIS = 0 ]; then
-  # Someone else's Redis: take away what the load runs left under this run's prefix.
-  rcli --scan --pattern "${RUN_PREFIX}*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" UNLINK >/dev/null || true
-fi
-cleanup
-# A quick look must not replace the full run the repository publishes: it reports under target/.
-if [ $QUICK = 1 ]; then
-  REPORT_DIR="$OUT"
-else
-  REPORT_DIR="$ROOT/benchmarks"
-fi
-"$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.report.ResultsReport --results "$OUT" --notes "$NOTES" \
-  --out "$REPORT_DIR/RESULTS.md" --charts "$REPORT_DIR/charts" --mode "$MODE" \
-  --duration-seconds $((SECONDS - START)) --redis-version "${REDIS_VERSION:-}" --redis-cluster "$CLUSTER_TEXT" \
-  --postgres-version "$POSTGRES_VERSION" || failed "report"
-
-echo
-say "machine load (1, 5, 15 min): $(machine_load)"
-say "done: $MODE run took $(((SECONDS - START) / 60))m $(((SECONDS - START) % 60))s"
-say "wrote ${REPORT_DIR#"$ROOT"/}/RESULTS.md and its charts; raw results in $OUT"
-if [ ${#FAILED[@]} -gt 0 ]; then
-  say "phases that failed: ${FAILED[*]}"
-  exit 1
-fi
+report_and_finish

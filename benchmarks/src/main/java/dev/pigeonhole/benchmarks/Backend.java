@@ -6,6 +6,8 @@ import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.app.AppConfig;
 import dev.pigeonhole.app.RedisConfig;
 import dev.pigeonhole.app.StoreKind;
+import dev.pigeonhole.domain.model.consent.AddPolicy;
+import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimits;
 
@@ -47,10 +49,13 @@ public enum Backend {
      * A configuration with a key prefix or a schema of its own, so runs never see each other's
      * data. Each call is a fresh one: a trial that builds its system from it starts empty. No
      * rate limits: one user sending as fast as it can is the point, and the store is measured,
-     * not the limiter (the server under load runs without them too).
+     * not the limiter (the server under load runs without them too). Anyone may add anyone, as in
+     * the book the baseline runs: a member named at creation is then a member, not an invitee
+     * whose pending list stays empty until it accepts.
      */
     public AppConfig config() {
-        AppConfig defaults = AppConfig.defaults().withLimits(Limits.DEFAULTS.withRates(RateLimits.NONE));
+        AppConfig defaults = AppConfig.defaults().withLimits(Limits.DEFAULTS.withRates(RateLimits.NONE))
+                .withConsent(ConsentLimits.DEFAULTS.withDefaultPolicy(AddPolicy.ANYONE));
         return switch (store) {
             case MEMORY -> defaults;
             case REDIS -> defaults.withRedis(RedisConfig.defaults().withClient(client)

@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Lettuce puts every caller's script call on its one multiplexed connection, so with many
  * callers the calls should travel pipelined, many per round trip; Jedis lends each caller a
  * connection of its pool instead, and the callers beyond the pool's size wait for one. The
- * yardstick is {@code redis-benchmark -c 50 -P 16} running the same send script against the same
+ * yardstick is {@code redis-benchmark -c 50 -P 16} calling the same send function against the same
  * Redis, measured next to this run.
  *
  * <p>Every caller sends into one chat, as in {@link SendBenchmark}: Redis runs scripts one at a

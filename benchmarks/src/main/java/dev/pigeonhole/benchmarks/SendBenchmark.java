@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One message into one chat, the hot path of the whole system. Every thread sends into the same
- * chat, because contention on one chat is what the book's lock serialised and the send script
+ * chat, because contention on one chat is what the book's lock serialised and the send function
  * is meant to make cheap; on PostgreSQL every send waits for that chat's row lock in turn.
  * Retention stays at its default, so once a run passes it every send also trims, as it would in
  * production.

@@ -119,6 +119,14 @@ public final class Main implements Runnable {
                 description = "host:port,... of a Redis Cluster, instead of --redis-url (env PIGEONHOLE_REDIS_CLUSTER)")
         String cluster;
 
+        @Option(names = "--redis-cluster-patterns", arity = "0..1", fallbackValue = "true",
+                defaultValue = "${env:PIGEONHOLE_REDIS_CLUSTER_PATTERNS:-false}",
+                description = "on a Redis Cluster, also send every event with classic PUBLISH so that pattern "
+                        + "subscriptions hear it; off, an event is one SPUBLISH to its shard and a pattern "
+                        + "subscription is refused; the server itself subscribes to none "
+                        + "(env PIGEONHOLE_REDIS_CLUSTER_PATTERNS; default: ${DEFAULT-VALUE})")
+        boolean clusterPatterns;
+
         @Option(names = "--key-layout", defaultValue = "${env:PIGEONHOLE_KEY_LAYOUT:-tagged}",
                 description = "tagged (cluster-safe) or book (Redis in Action's keys, single node) "
                         + "(env PIGEONHOLE_KEY_LAYOUT; default: ${DEFAULT-VALUE})")
@@ -150,6 +158,7 @@ public final class Main implements Runnable {
                     .withEndpoint(endpoint)
                     .withLayout(layout)
                     .withKeyPrefix(prefix)
+                    .withPatternsOnCluster(clusterPatterns)
                     .withPoolSize(poolSize));
         }
 

@@ -15,6 +15,7 @@ import dev.pigeonhole.adapter.postgres.PostgresMailboxes;
 import dev.pigeonhole.adapter.postgres.PostgresPresenceRegistry;
 import dev.pigeonhole.adapter.postgres.PostgresQuotas;
 import dev.pigeonhole.adapter.postgres.PostgresStore;
+import dev.pigeonhole.adapter.redis.Functions;
 import dev.pigeonhole.adapter.redis.KeyLayout;
 import dev.pigeonhole.adapter.redis.PublishMode;
 import dev.pigeonhole.adapter.redis.RedisChannels;
@@ -133,6 +134,12 @@ public final class Pigeonhole implements AutoCloseable {
             driver.close();
             throw new StoreUnavailableException("Redis did not answer at " + redis.endpoint() + " within "
                     + redis.connectTimeout().toMillis() + " ms", null);
+        }
+        try {
+            Functions.install(driver);
+        } catch (RuntimeException e) {
+            driver.close();
+            throw e;
         }
         PublishMode publishing = PublishMode.of(driver, redis.patternsOnCluster());
         RedisChatLock lock = new RedisChatLock(driver, keys, clock);

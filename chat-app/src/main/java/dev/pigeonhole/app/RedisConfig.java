@@ -15,9 +15,10 @@ import java.util.Objects;
  * @param keyPrefix         put in front of every key and channel, to share one Redis between tenants
  * @param connectTimeout    how long a connection attempt may take
  * @param commandTimeout    how long a call may wait before the store counts as unavailable
- * @param patternsOnCluster on a cluster, also publish classic PUBLISH so pattern subscribers hear chat
- *                          events; off saves a cluster-wide broadcast per message when nothing
- *                          subscribes to patterns
+ * @param patternsOnCluster on a cluster, also publish every event with classic PUBLISH, so that
+ *                          pattern subscriptions hear it; off (the default, since the server
+ *                          subscribes to none), each event is one SPUBLISH to its shard and a
+ *                          pattern subscription is refused. A single node carries patterns either way.
  * @param poolSize          the most connections Jedis opens per node (Lettuce shares one)
  */
 public record RedisConfig(RedisClientKind client, RedisSettings.Endpoint endpoint, Layout layout, String keyPrefix,
@@ -41,10 +42,13 @@ public record RedisConfig(RedisClientKind client, RedisSettings.Endpoint endpoin
         }
     }
 
-    /** Lettuce, a local Redis on its default port, the tagged layout, no prefix, 2 s timeouts, 128 pooled. */
+    /**
+     * Lettuce, a local Redis on its default port, the tagged layout, no prefix, 2 s timeouts, no
+     * patterns on a cluster, 128 pooled.
+     */
     public static RedisConfig defaults() {
         return new RedisConfig(RedisClientKind.LETTUCE, RedisSettings.Endpoint.single("redis://127.0.0.1:6379"), Layout.TAGGED,
-                "", RedisSettings.DEFAULT_TIMEOUT, RedisSettings.DEFAULT_TIMEOUT, true, RedisSettings.DEFAULT_POOL_SIZE);
+                "", RedisSettings.DEFAULT_TIMEOUT, RedisSettings.DEFAULT_TIMEOUT, false, RedisSettings.DEFAULT_POOL_SIZE);
     }
 
     public RedisConfig withClient(RedisClientKind value) {
@@ -65,6 +69,10 @@ public record RedisConfig(RedisClientKind client, RedisSettings.Endpoint endpoin
 
     public RedisConfig withTimeouts(Duration connect, Duration command) {
         return new RedisConfig(client, endpoint, layout, keyPrefix, connect, command, patternsOnCluster, poolSize);
+    }
+
+    public RedisConfig withPatternsOnCluster(boolean value) {
+        return new RedisConfig(client, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, value, poolSize);
     }
 
     public RedisConfig withPoolSize(int value) {

@@ -10,6 +10,7 @@ import dev.pigeonhole.domain.model.chat.Access;
 import dev.pigeonhole.domain.model.chat.ChatSummary;
 import dev.pigeonhole.domain.model.chat.PendingChat;
 import dev.pigeonhole.domain.port.in.chat.CreateChat;
+import dev.pigeonhole.domain.port.in.chat.SendMessage;
 import dev.pigeonhole.domain.port.in.consent.AcceptInvitation;
 import dev.pigeonhole.testsupport.redis.RedisServers;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -26,6 +28,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -35,7 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-/** The composition root on Redis: each client and layout wired, and a Redis that is not there. */
+/**
+ * The composition root on Redis: each client and layout wired, what a send costs a cluster with and
+ * without patterns, and a Redis that is not there.
+ */
 class RedisWiringTest {
 
     static Stream<Arguments> wirings() {
@@ -65,6 +71,43 @@ class RedisWiringTest {
             assertThat(chat.unread()).isEqualTo(1);
             assertThat(chat.messages()).singleElement().satisfies(m -> assertThat(m.id()).isEqualTo(6));
         });
+    }
+
+    /**
+     * The operator's option reaches the store: on a cluster a send goes out once, as SPUBLISH to its
+     * chat's shard, unless patterns are asked for, which adds a classic PUBLISH. Counted by the
+     * servers (INFO commandstats over the masters); the suite runs one test at a time.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clusterPatternOptions")
+    void on_a_cluster_a_send_is_one_spublish_unless_the_operator_asks_for_patterns(
+            List<String> option, long classicPublishes) throws Exception {
+        RedisTarget target = RedisServers.cluster();
+        Main.Demo demo = new Main.Demo();
+        List<String> args = new ArrayList<>(List.of("--store", "redis", "--redis-cluster", target.address(),
+                "--key-prefix", target.newPrefix()));
+        args.addAll(option);
+        new CommandLine(demo).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args.toArray(String[]::new));
+        UserId alice = UserId.of("alice");
+
+        try (Pigeonhole app = Pigeonhole.start(demo.store.config(), InstantSource.system())) {
+            ChatId chat = app.createChat().create(new CreateChat.Command(alice, Set.of(UserId.of("bob")),
+                    Optional.empty(), Access.PRIVATE, "hi")).chat();
+            long spublish = target.commandCalls("spublish");
+            long publish = target.commandCalls("publish");
+
+            app.sendMessage().send(new SendMessage.Command(chat, alice, "hello"));
+
+            assertThat(target.commandCalls("spublish") - spublish).as("SPUBLISH calls").isEqualTo(1);
+            assertThat(target.commandCalls("publish") - publish).as("PUBLISH calls").isEqualTo(classicPublishes);
+        }
+    }
+
+    static Stream<Arguments> clusterPatternOptions() {
+        return Stream.of(
+                Arguments.of(List.of(), 0L),
+                Arguments.of(List.of("--redis-cluster-patterns"), 1L),
+                Arguments.of(List.of("--redis-cluster-patterns=false"), 0L));
     }
 
     /** A join's second step lost for Bob: the sweep around Alice, who is online, lists the chat for him again. */

@@ -26,8 +26,10 @@ import redis.clients.jedis.Response;
  * reader in K chats with one new message each: PendingBenchmark's baseline, which fetches and
  * acknowledges in one. Round trips: one ZRANGE of seen:, one MULTI..EXEC of every chat's
  * ZRANGEBYSCORE, then two synchronous calls per chat that had news (ZADD chat:, ZRANGE chat:),
- * then one MULTI..EXEC of the seen: updates and trims. That per-chat pair is why this grows with K
- * where the adapter's scripts do not.
+ * then one MULTI..EXEC of the seen: updates and trims. Jedis reads the queued replies before it
+ * sends EXEC, so each MULTI..EXEC is two: 2K + 5 in all, which the report's round-trip model
+ * counts ({@code RoundTripModel}). That per-chat pair is why this grows with K where the
+ * adapter's scripts do not.
  *
  * <p>The new messages arrive in a {@link Level#Invocation} setup, kept out of the timing, with
  * the same JMH caveat as PendingBenchmark: per-invocation fixtures add timestamp noise to short

@@ -20,22 +20,25 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
-import org.HdrHistogram.Recorder;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * End-to-end load on a running server: users sign in, share chats, hold one live socket each,
- * and send at a fixed rate; the time from just before each send's HTTP call to its arrival on
- * every member's socket is recorded.
+ * and send at a fixed rate; the time from when each send was due to its arrival on every member's
+ * socket is recorded.
  *
  * <p>Sends are paced by the clock, not by replies (an open model): a slow server then shows up
- * as latency and a backlog instead of quietly lowering the rate it is asked to carry.
+ * as latency and a backlog instead of quietly lowering the rate it is asked to carry. Each
+ * latency counts from the send's scheduled time ({@link SendSchedule}), not from when a thread
+ * got round to its HTTP call, so a send held up behind a stalled server or a late pacer carries
+ * its wait into the percentiles rather than hiding it (no coordinated omission). How late the
+ * calls started is reported beside them ({@code sendStartLagMicros}): if that is large, the
+ * generator, not the server, fell behind. A message never delivered within the drain after the
+ * last send is in no percentile; it shows as delivered below expected.
  *
  * <p>A message is recognised by its text ({@code lg:<run>:<seq>}), not by the id the send
  * returns, because the push regularly arrives before the HTTP answer does. The text carries a
@@ -61,13 +64,8 @@ public final class LoadGenerator {
 
     private final long warmupSends;
     private final long totalSends;
-    /** nanoTime just before each send's HTTP call, by sequence number; 0 until then. */
-    private final AtomicLongArray started;
-    private final Recorder latency = new Recorder(3);
-    /** How many of its chat's sockets each message has reached, by sequence number. */
-    private final AtomicIntegerArray reached;
-    /** Per message, from just before its send to its arrival on the last of its chat's sockets. */
-    private final Recorder lastSocketLatency = new Recorder(3);
+    /** When each send is due, set when the run starts; every latency is measured from it. */
+    private volatile SendSchedule schedule;
 
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong issued = new AtomicLong();
@@ -92,8 +90,6 @@ public final class LoadGenerator {
         if (totalSends > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("--rate times --duration is too many sends for one run");
         }
-        this.started = new AtomicLongArray((int) totalSends);
-        this.reached = new AtomicIntegerArray((int) totalSends);
     }
 
     public static void main(String[] args) {
@@ -225,10 +221,10 @@ public final class LoadGenerator {
 
     Result drive() {
         long interval = Math.round(1e9 / options.rate());
-        Histogram total = new Histogram(3);
-        Histogram lastSocket = new Histogram(3);
         long begin = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
-        long measuredFrom = begin + warmupSends * interval;
+        SendSchedule schedule = new SendSchedule(begin, interval, warmupSends, totalSends);
+        this.schedule = schedule;
+        long measuredFrom = schedule.measuredFrom();
 
         Thread progress = Thread.ofPlatform().daemon().name("load-progress").start(() -> {
             long lastIssued = 0;
@@ -244,30 +240,21 @@ public final class LoadGenerator {
                 double rate = (nowIssued - lastIssued) * 1e9 / (now - lastTick);
                 lastIssued = nowIssued;
                 lastTick = now;
-                synchronized (total) {
-                    total.add(latency.getIntervalHistogram());
-                    String phase = now < measuredFrom ? "warmup" : "run";
-                    System.err.printf("%-6s t=%5.1fs sent=%d delivered=%d/%d rate=%.1f/s p50=%s p99=%s errors=%d (warm-up %d)%n",
-                            phase, (now - begin) / 1e9, sent.get(), delivered.get(), expected.get(), rate,
-                            micros(total, 50), micros(total, 99), errors.get(), warmupErrors.get());
-                }
+                Histogram soFar = schedule.latency();
+                String phase = now < measuredFrom ? "warmup" : "run";
+                System.err.printf("%-6s t=%5.1fs sent=%d delivered=%d/%d rate=%.1f/s p50=%s p99=%s errors=%d (warm-up %d)%n",
+                        phase, (now - begin) / 1e9, sent.get(), delivered.get(), expected.get(), rate,
+                        micros(soFar, 50), micros(soFar, 99), errors.get(), warmupErrors.get());
             }
         });
 
         // Paced on a platform thread: a virtual thread's park can be late by a carrier's whole
         // time slice, and the pacer is the one thread whose lateness skews the offered load.
-        Thread pacer = Thread.ofPlatform().name("load-pacer").start(() -> {
-            for (long seq = 0; seq < totalSends; seq++) {
-                long due = begin + seq * interval;
-                long wait;
-                while ((wait = due - System.nanoTime()) > 0) {
-                    LockSupport.parkNanos(wait);
-                }
-                long s = seq;
-                threads.execute(() -> send(s));
-                issued.incrementAndGet();
-            }
-        });
+        Thread pacer = Thread.ofPlatform().name("load-pacer").start(() ->
+                schedule.pace(System::nanoTime, LockSupport::parkNanos, seq -> {
+                    threads.execute(() -> send(seq));
+                    issued.incrementAndGet();
+                }));
         try {
             pacer.join();
         } catch (InterruptedException e) {
@@ -284,12 +271,8 @@ public final class LoadGenerator {
         }
         closeSockets();
         progress.interrupt();
-        synchronized (total) {
-            total.add(latency.getIntervalHistogram());
-        }
-        lastSocket.add(lastSocketLatency.getIntervalHistogram());
         return new Result(options, sent.get(), delivered.get(), expected.get(), errors.get(), warmupErrors.get(),
-                window, total, lastSocket);
+                window, schedule.latency(), schedule.lastSocket(), schedule.startLag());
     }
 
     private long inFlight() {
@@ -309,7 +292,7 @@ public final class LoadGenerator {
                     .header("Authorization", "Bearer " + tokens.get(sender))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"message\":\"" + marker + seq + "\"}"))
                     .build();
-            started.set((int) seq, System.nanoTime());
+            schedule.started(seq, System.nanoTime());
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 201) {
                 if (measured) {
@@ -361,19 +344,10 @@ public final class LoadGenerator {
         } catch (NumberFormatException e) {
             return;
         }
-        if (seq < warmupSends || seq >= totalSends) {
-            return;
-        }
-        long start = started.get((int) seq);
-        if (start == 0) {
-            return;
-        }
-        long micros = Math.max(1, (now - start) / 1000);
-        latency.recordValue(micros);
-        delivered.incrementAndGet();
+        SendSchedule schedule = this.schedule;
         int sender = (int) (seq % options.users());
-        if (reached.incrementAndGet((int) seq) == options.membersOf(options.chatOf(sender))) {
-            lastSocketLatency.recordValue(micros);
+        if (schedule != null && schedule.arrived(seq, now, options.membersOf(options.chatOf(sender)))) {
+            delivered.incrementAndGet();
         }
     }
 
@@ -435,7 +409,8 @@ public final class LoadGenerator {
     // ---------------------------------------------------------------- result
 
     record Result(LoadOptions options, long sent, long delivered, long expected, long errors,
-                  long warmupErrors, double windowSeconds, Histogram latency, Histogram lastSocket) {
+                  long warmupErrors, double windowSeconds, Histogram latency, Histogram lastSocket,
+                  Histogram startLag) {
 
         /** Field order is the report writer's contract; keep it. */
         Map<String, Object> json() {
@@ -469,6 +444,14 @@ public final class LoadGenerator {
             last.put("p999", value(lastSocket, 99.9));
             last.put("max", lastSocket.getTotalCount() == 0 ? 0 : lastSocket.getMaxValue());
             json.put("lastSocketLatencyMicros", last);
+            // Every latency above counts from its send's due time; this is how much of it the
+            // generator itself added by starting the HTTP call late.
+            Map<String, Object> lag = new LinkedHashMap<>();
+            lag.put("sends", startLag.getTotalCount());
+            lag.put("p50", value(startLag, 50));
+            lag.put("p99", value(startLag, 99));
+            lag.put("max", startLag.getTotalCount() == 0 ? 0 : startLag.getMaxValue());
+            json.put("sendStartLagMicros", lag);
             return json;
         }
 
@@ -528,6 +511,8 @@ public final class LoadGenerator {
             out.append(String.format(row, "last socket p50", ms(value(lastSocket, 50))));
             out.append(String.format(row, "last socket p99", ms(value(lastSocket, 99))));
             out.append(String.format(row, "last socket max", ms(lastSocket.getTotalCount() == 0 ? 0 : lastSocket.getMaxValue())));
+            out.append(String.format(row, "send start lag p99", ms(value(startLag, 99)) + " (behind the due time"
+                    + " every latency counts from)"));
             return out.toString();
         }
 

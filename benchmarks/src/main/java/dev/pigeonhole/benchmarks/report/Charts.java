@@ -88,8 +88,8 @@ final class Charts {
         }
         series.put("Lettuce, virtual threads", List.of(0.0, orZero(jmh.lettuceVirtual())));
         series.put("Book send", List.of(orZero(jmh.bookSend(1)), orZero(jmh.bookSend(8))));
-        series.put("Raw EVALSHA (JMH)", List.of(orZero(jmh.rawScript(1)), orZero(jmh.rawScript(8))));
-        series.put("redis-benchmark EVALSHA", List.of(
+        series.put("Raw FCALL (JMH)", List.of(orZero(jmh.rawScript(1)), orZero(jmh.rawScript(8))));
+        series.put("redis-benchmark FCALL", List.of(
                 run.redisBenchmark(Round.ONE_CLIENT).map(RedisBenchmarkResult::rps).orElse(0.0),
                 run.redisBenchmark(Round.EIGHT_CLIENTS).map(RedisBenchmarkResult::rps).orElse(0.0)));
         series.values().removeIf(values -> values.stream().allMatch(v -> v == 0));

@@ -67,9 +67,9 @@ record JmhResults(List<JmhResult> all) {
         return baseline("BookSendBenchmark", Optional.empty(), atThreads(threads));
     }
 
-    /** The send script on the raw client, whichever client that was. */
+    /** The send function on the raw client, whichever client that was. */
     Optional<JmhResult> rawScript(int threads) {
-        return baseline("RawScriptBenchmark", Optional.empty(), atThreads(threads));
+        return baseline("RawFunctionBenchmark", Optional.empty(), atThreads(threads));
     }
 
     /**

@@ -19,6 +19,8 @@ record Ratio(String name, Kind kind, double target, List<Side> rounds) {
     enum Kind {
         /** ours ÷ baseline ≥ target. */
         RATIO,
+        /** ours ÷ baseline ≤ target: a cost held within a bound of its baseline's. */
+        AT_MOST_RATIO,
         /** ours ≥ target, in operations per second. */
         AT_LEAST_OPS,
         /** ours ≤ target, in milliseconds. */
@@ -28,7 +30,12 @@ record Ratio(String name, Kind kind, double target, List<Side> rounds) {
 
         /** Whether a lower value is the better one. */
         boolean ceiling() {
-            return this == AT_MOST_MILLIS || this == AT_MOST_BYTES;
+            return this == AT_MOST_RATIO || this == AT_MOST_MILLIS || this == AT_MOST_BYTES;
+        }
+
+        /** Whether ours is divided by the baseline. */
+        boolean divides() {
+            return this == RATIO || this == AT_MOST_RATIO;
         }
     }
 
@@ -51,7 +58,7 @@ record Ratio(String name, Kind kind, double target, List<Side> rounds) {
         if (side.ours().isEmpty()) {
             return OptionalDouble.empty();
         }
-        if (kind != Kind.RATIO) {
+        if (!kind.divides()) {
             return side.ours();
         }
         if (side.baseline().isEmpty() || side.baseline().getAsDouble() <= 0) {
@@ -85,6 +92,7 @@ record Ratio(String name, Kind kind, double target, List<Side> rounds) {
     String targetText() {
         return switch (kind) {
             case RATIO -> "≥ " + number(target) + "×";
+            case AT_MOST_RATIO -> "≤ " + number(target) + "×";
             case AT_LEAST_OPS -> "≥ " + Formats.opsText(target) + " ops/s";
             case AT_MOST_MILLIS -> "≤ " + number(target) + " ms";
             case AT_MOST_BYTES -> "≤ " + Formats.opsText(target) + " B";
@@ -149,7 +157,7 @@ record Ratio(String name, Kind kind, double target, List<Side> rounds) {
 
     private String valueText(double value) {
         return switch (kind) {
-            case RATIO -> String.format(Locale.ROOT, "%.2f×", value);
+            case RATIO, AT_MOST_RATIO -> String.format(Locale.ROOT, "%.2f×", value);
             case AT_LEAST_OPS -> Formats.opsText(value) + " ops/s";
             case AT_MOST_MILLIS -> String.format(Locale.ROOT, "%.2f ms", value);
             case AT_MOST_BYTES -> Formats.opsText(value) + " B";

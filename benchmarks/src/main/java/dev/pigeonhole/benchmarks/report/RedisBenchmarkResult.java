@@ -6,14 +6,14 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /** redis-benchmark's summary of one test: requests per second and, when it prints them, latencies. */
-record RedisBenchmarkResult(double rps, OptionalDouble p50Millis, OptionalDouble p99Millis) {
+public record RedisBenchmarkResult(double rps, OptionalDouble p50Millis, OptionalDouble p99Millis) {
 
     /**
      * redis-benchmark 7's --csv prints a header ("test","rps","avg_latency_ms",...,"p50_latency_ms",
      * ...,"p99_latency_ms",...) then one line per test. Older versions print only "test","rps" with no
      * header, so columns are found by name when there is a header and by position otherwise.
      */
-    static Optional<RedisBenchmarkResult> parse(List<String> lines) {
+    public static Optional<RedisBenchmarkResult> parse(List<String> lines) {
         List<String> header = List.of();
         for (String line : lines) {
             List<String> cells = csvCells(line);
@@ -25,7 +25,7 @@ record RedisBenchmarkResult(double rps, OptionalDouble p50Millis, OptionalDouble
                 continue;
             }
             if (!header.isEmpty() && cells.size() > header.size()) {
-                // The test name is the command line, and the send script's arguments hold JSON with
+                // The test name is the command line, and the send function's arguments hold JSON with
                 // commas and quotes redis-benchmark does not escape: the numbers are the last columns.
                 int extra = cells.size() - header.size();
                 List<String> joined = new ArrayList<>();

@@ -21,11 +21,13 @@ import tools.jackson.databind.ObjectMapper;
  * <pre>
  * jmh.json                      the catalog: one JMH run of every benchmark, for the tables
  * rounds/N/jmh-*.json           round N of the ratio phase: its JMH runs,
- * rounds/N/evalsha-KIND-*.csv   redis-benchmark of the send script (KIND c1, c8, c50-P16), before and after JMH,
+ * rounds/N/fcall-KIND-*.csv     redis-benchmark of the send function (KIND c1, c8, c50-P16), before and after JMH,
+ * rounds/N/ping-WHEN.csv        redis-benchmark -c 1 PING, the loopback round trip, before and after the pending run,
  * rounds/N/load-STORE.json      the load generator against each store's server,
  * rounds/N/fanout-STORE.json    its fan-out scenario (100 sockets in one chat) against the same server,
  * rounds/N/http-STORE.json      and the HTTP send rate on each
  * connections-N.json            the many-live-connections benchmark with N sockets, one file per N run
+ * floors.json                   each Redis operation beside its floor, which {@link FloorsSection} reads itself
  * </pre>
  * Any of them may be absent or cut short: a run is often partial (a benchmark not written yet,
  * PostgreSQL not installed), and a report that says "not run" is more useful than none, so each
@@ -98,10 +100,14 @@ final class ResultFiles {
             String name = file.getFileName().toString();
             if (name.startsWith("jmh") && name.endsWith(".json")) {
                 readJmh(file).ifPresent(jmh::addAll);
-            } else if (name.startsWith("evalsha-") && name.endsWith(".csv")) {
-                // evalsha-KIND-WHEN.csv: the kind is everything between the prefix and the last dash.
-                String stem = name.substring("evalsha-".length(), name.length() - ".csv".length());
+            } else if (name.startsWith("fcall-") && name.endsWith(".csv")) {
+                // fcall-KIND-WHEN.csv: the kind is everything between the prefix and the last dash.
+                String stem = name.substring("fcall-".length(), name.length() - ".csv".length());
                 String kind = stem.contains("-") ? stem.substring(0, stem.lastIndexOf('-')) : stem;
+                readRedisBenchmark(file).ifPresent(r -> redisBenchmark.computeIfAbsent(kind, k -> new ArrayList<>()).add(r));
+            } else if (name.startsWith("ping-") && name.endsWith(".csv")) {
+                // ping-WHEN.csv: a kind of its own for each, since before and after are shown apart.
+                String kind = name.substring(0, name.length() - ".csv".length());
                 readRedisBenchmark(file).ifPresent(r -> redisBenchmark.computeIfAbsent(kind, k -> new ArrayList<>()).add(r));
             } else if (name.startsWith("load-") && name.endsWith(".json")) {
                 readRun(file, "load-").ifPresent(run -> loads.put(storeOf(name, "load-"), run));

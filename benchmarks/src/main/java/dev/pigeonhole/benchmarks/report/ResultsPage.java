@@ -53,7 +53,7 @@ final class ResultsPage {
     private String write() {
         md.append("# Pigeonhole benchmark results\n\n");
         md.append("Written by `benchmarks/run.sh")
-                .append(options.mode().equals("quick") ? " --quick" : "")
+                .append(options.mode().equals("full") ? "" : " --" + options.mode())
                 .append("` through `dev.pigeonhole.benchmarks.report.ResultsReport`; rerun it to refresh this page.\n\n");
         Machine.section(md, options);
         if (options.mode().equals("quick")) {
@@ -68,6 +68,7 @@ final class ResultsPage {
         send();
         pending();
         mailboxAndPresence();
+        md.append(FloorsSection.markdown(options.results()));
         load();
         fanOut();
         httpRate();
@@ -87,11 +88,11 @@ final class ResultsPage {
                 .append("- Throughput is JMH's mean over measurement iterations, ± its 99.9% confidence half-width.\n")
                 .append("- B/op is `gc.alloc.rate.norm` from `-prof gc`: bytes allocated per operation, by "
                         + "the benchmark thread.\n")
-                .append("- redis-benchmark runs the adapter's own send script (`chat_send.lua` with `common.lua` "
-                        + "and `chat.lua` in front, as the adapter loads it) through EVALSHA on the same Redis: it is the most "
+                .append("- redis-benchmark calls the adapter's own send function (`chat_send` of its Functions "
+                        + "library, loaded as the adapter loads it) through FCALL on the same Redis: it is the most "
                         + "this machine's Redis can do for one send, with no Java at all.\n")
-                .append("- End-to-end latency is from a message's send request to its delivery to a "
-                        + "recipient's socket, measured by the load generator on the same machine.\n");
+                .append("- End-to-end latency is from the time a message's send was due (the load generator paces "
+                        + "sends by the clock) to its delivery to a recipient's socket, on the same machine.\n");
         return md.toString();
     }
 
@@ -118,8 +119,8 @@ final class ResultsPage {
             }
             md.append(" | ").append(r.spreadText()).append(" | ").append(r.verdictText()).append(" |\n");
         }
-        md.append("\nThe many-live-connections targets, one run per N rather than rounds, are in their own section "
-                + "below.\n\n");
+        md.append("\nThe many-live-connections targets, one run per N, and the floors' are in their own sections below.\n\n");
+        RoundTripModel.section(md, run);
         // Why a target is missed takes a person reading a profile; it lives in a file of its own
         // next to this page, so that rerunning the numbers does not throw the reasons away.
         Path analysis = options.out().toAbsolutePath().resolveSibling("ANALYSIS.md");
@@ -141,9 +142,9 @@ final class ResultsPage {
                 resultRow("Pigeonhole send, " + Formats.name(backend), threads, jmh.send(backend, threads));
             }
             resultRow("Book send (baseline)", threads, jmh.bookSend(threads));
-            resultRow("Send script via EVALSHA on the raw client (JMH)", threads, jmh.rawScript(threads));
+            resultRow("Send function via FCALL on the raw client (JMH)", threads, jmh.rawScript(threads));
             Optional<RedisBenchmarkResult> rb = run.redisBenchmark(threads == 1 ? Round.ONE_CLIENT : Round.EIGHT_CLIENTS);
-            md.append("| redis-benchmark EVALSHA of the send script | ").append(threads).append(threads == 1 ? " client | " : " clients | ")
+            md.append("| redis-benchmark FCALL of the send function | ").append(threads).append(threads == 1 ? " client | " : " clients | ")
                     .append(rb.map(r -> opsText(r.rps())).orElse(NOT_RUN)).append(" | — |\n");
         }
         Optional<JmhResult> virtual = jmh.lettuceVirtual();
@@ -155,13 +156,13 @@ final class ResultsPage {
                         0, jmh.manyCallers(backend, callers));
             }
         }
-        md.append("| redis-benchmark EVALSHA of the send script, pipelined (`-c 50 -P 16`) | 50 clients | ")
+        md.append("| redis-benchmark FCALL of the send function, pipelined (`-c 50 -P 16`) | 50 clients | ")
                 .append(run.redisBenchmark(Round.PIPELINED).map(r -> opsText(r.rps())).orElse(NOT_RUN)).append(" | — |\n");
         md.append('\n');
         Optional<RedisBenchmarkResult> one = run.redisBenchmark(Round.ONE_CLIENT);
         Optional<RedisBenchmarkResult> eight = run.redisBenchmark(Round.EIGHT_CLIENTS);
         if (one.isPresent() || eight.isPresent()) {
-            md.append("redis-benchmark figures are the median over the rounds; latency of the send script: ");
+            md.append("redis-benchmark figures are the median over the rounds; latency of the send function: ");
             one.ifPresent(r -> md.append("1 client p50 ").append(millisText(r.p50Millis())).append(", p99 ")
                     .append(millisText(r.p99Millis())).append("; "));
             eight.ifPresent(r -> md.append("8 clients p50 ").append(millisText(r.p50Millis())).append(", p99 ")
@@ -236,8 +237,8 @@ final class ResultsPage {
         md.append("## Fan-out: 100 sockets in one chat\n\n")
                 .append("The load generator's fan-out scenario (`--scenario fanout --sockets 100 --rate 100`) "
                         + "against the same servers, after their load run in each round: 100 users each hold a "
-                        + "socket in one chat while messages are sent to it at 100 a second. The figures are from a "
-                        + "message's send to its arrival on the **last** of the 100 sockets; the target is p99 "
+                        + "socket in one chat while messages are sent to it at 100 a second. The figures are from when a "
+                        + "message's send was due to its arrival on the **last** of the 100 sockets; the target is p99 "
                         + "≤ 10 ms on memory and Redis.\n\n");
         md.append("| Round | Store | Messages | Sends/s | p50 | p90 | p99 | p99.9 | max | Errors |\n")
                 .append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -27,6 +27,11 @@ import java.util.function.Consumer;
  *
  * <p>A message's id is only known inside the send (or deliver) script, so Java writes everything
  * after it (the {@link #tailOf tail}) and the script puts {@code {"id":<id>,} in front.
+ *
+ * <p>Reading is done once per message, and a pending over many chats reads many: what this class
+ * wrote is read {@link #asWritten as written}, by where its fields stand, and only the rest (the
+ * book's Python puts spaces after colons and writes microseconds; a body with a quote or a line
+ * break carries escapes) goes to the JSON parser, whose parser objects cost more than the message.
  */
 final class BookMessageJson {
 
@@ -81,12 +86,97 @@ final class BookMessageJson {
     }
 
     private static <T> T read(String json, Reading<T> reading) {
+        Fields fields = asWritten(json);
+        return reading.from(fields != null ? fields : parsed(json), json);
+    }
+
+    private static Fields parsed(String json) {
         try (JsonParser parser = JSON.createParser(json)) {
             expect(parser.nextToken() == JsonToken.START_OBJECT, json);
-            return reading.from(readObject(parser, json), json);
+            return readObject(parser, json);
         } catch (JacksonException e) {
             throw new IllegalStateException("Redis holds a message that is not JSON: " + json, e);
         }
+    }
+
+    private static final String ID = "{\"id\":";
+    private static final String TS = ",\"ts\":";
+    private static final String SENDER = ",\"sender\":\"";
+    private static final String BODY = "\",\"message\":\"";
+    private static final String END = "\"}";
+
+    /**
+     * The fields of a message exactly as the scripts and {@link #tailOf} write it,
+     * {@code {"id":N,"ts":S.mmm,"sender":"…","message":"…"}}, with no escape in its strings; null
+     * for anything else, which the JSON parser then reads. Every check is of the text itself, so
+     * a message read here is the one the parser would have read.
+     */
+    private static Fields asWritten(String json) {
+        int idEnd = json.indexOf(',', ID.length());
+        if (!json.startsWith(ID) || idEnd < 0 || !json.startsWith(TS, idEnd)) {
+            return null;
+        }
+        int tsStart = idEnd + TS.length();
+        int tsEnd = json.indexOf(',', tsStart);
+        if (tsEnd < 0 || !json.startsWith(SENDER, tsEnd)) {
+            return null;
+        }
+        int senderStart = tsEnd + SENDER.length();
+        int senderEnd = plainStringEnd(json, senderStart);
+        if (senderEnd < 0 || !json.startsWith(BODY, senderEnd)) {
+            return null;
+        }
+        int bodyStart = senderEnd + BODY.length();
+        int bodyEnd = plainStringEnd(json, bodyStart);
+        int point = tsEnd - 4;
+        long id = integer(json, ID.length(), idEnd);
+        long seconds = integer(json, tsStart, point);
+        long millis = digits(json, point + 1, tsEnd);
+        if (bodyEnd < 0 || bodyEnd != json.length() - END.length() || !json.startsWith(END, bodyEnd)
+                || point <= tsStart || json.charAt(point) != '.' || id < 0 || seconds < 0 || millis < 0) {
+            return null;
+        }
+        Fields fields = new Fields();
+        fields.id = id;
+        fields.ts = Instant.ofEpochMilli(seconds * 1000 + millis);
+        fields.sender = json.substring(senderStart, senderEnd);
+        fields.body = json.substring(bodyStart, bodyEnd);
+        return fields;
+    }
+
+    /** Where the string starting at {@code from} closes, or -1 if it holds an escape or a control character. */
+    private static int plainStringEnd(String json, int from) {
+        for (int at = from; at < json.length(); at++) {
+            char c = json.charAt(at);
+            if (c == '"') {
+                return at;
+            }
+            if (c == '\\' || c < 0x20) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    /** {@link #digits}, refusing a leading zero as JSON does (but for 0 itself). */
+    private static long integer(String json, int from, int to) {
+        return to - from > 1 && json.charAt(from) == '0' ? -1 : digits(json, from, to);
+    }
+
+    /** The number that the digits from {@code from} to {@code to} spell, or -1 if anything else is there. */
+    private static long digits(String json, int from, int to) {
+        if (from >= to || to - from > 15) {
+            return -1;
+        }
+        long value = 0;
+        for (int at = from; at < to; at++) {
+            char c = json.charAt(at);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     /** Reads the fields of the object the parser is at; unknown fields (a newer writer's) are skipped. */

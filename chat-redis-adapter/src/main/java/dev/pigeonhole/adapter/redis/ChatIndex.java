@@ -41,7 +41,7 @@ final class ChatIndex {
         if (keptByChatScripts()) {
             return;
         }
-        List<ScriptCall> adds = new ArrayList<>(users.size());
+        List<FunctionCall> adds = new ArrayList<>(users.size());
         users.forEach(user -> adds.add(addCall(user, chat, generation)));
         redis.runAll(adds);
     }
@@ -71,7 +71,7 @@ final class ChatIndex {
             return new IndexRepair(0, 0);
         }
         List<UserId> asked = List.copyOf(new TreeSet<>(users));
-        List<ScriptCall> lists = new ArrayList<>(asked.size());
+        List<FunctionCall> lists = new ArrayList<>(asked.size());
         asked.forEach(user -> lists.add(listCall(user)));
         List<Object> listReplies = redis.runAll(lists);
         Map<UserId, List<ChatId>> indexes = new LinkedHashMap<>();
@@ -84,15 +84,15 @@ final class ChatIndex {
 
         List<ChatReads.Membership> reads = new ArrayList<>(chats.size());
         chats.forEach(chat -> reads.add(new ChatReads.Membership(chat)));
-        List<ScriptCall> readCalls = new ArrayList<>(reads.size());
+        List<FunctionCall> readCalls = new ArrayList<>(reads.size());
         reads.forEach(read -> readCalls.add(read.call(keys)));
         List<Object> readReplies = redis.runAll(readCalls);
 
-        List<ScriptCall> changes = new ArrayList<>();
+        List<FunctionCall> changes = new ArrayList<>();
         for (int i = 0; i < reads.size(); i++) {
             ChatId chat = reads.get(i).chat();
             ChatReads.Membership.Answer answer = reads.get(i).answer(Reply.of(readReplies.get(i),
-                    readCalls.get(i).script()));
+                    readCalls.get(i).function()));
             long generation = switch (answer) {
                 case ChatReads.Membership.Members members -> members.generation();
                 case ChatReads.Membership.Gone gone -> gone.staleGeneration();
@@ -109,9 +109,9 @@ final class ChatIndex {
         int dropped = 0;
         List<Object> changed = redis.runAll(changes);
         for (int i = 0; i < changes.size(); i++) {
-            ScriptCall change = changes.get(i);
-            if (Reply.of(changed.get(i), change.script()).number(0) == 1) {
-                if (change.script() == Scripts.INDEX_ADD) {
+            FunctionCall change = changes.get(i);
+            if (Reply.of(changed.get(i), change.function()).number(0) == 1) {
+                if (change.function() == Functions.INDEX_ADD) {
                     relisted++;
                 } else {
                     dropped++;
@@ -125,23 +125,23 @@ final class ChatIndex {
         return keys.isBookLayout();
     }
 
-    private ScriptCall addCall(UserId user, ChatId chat, long generation) {
-        return new ScriptCall(Scripts.INDEX_ADD, List.of(keys.chatsOf(user)),
+    private FunctionCall addCall(UserId user, ChatId chat, long generation) {
+        return new FunctionCall(Functions.INDEX_ADD, List.of(keys.chatsOf(user)),
                 List.of(chat.value(), Long.toString(generation)));
     }
 
-    private ScriptCall removeCall(UserId user, ChatId chat, long generation) {
-        return new ScriptCall(Scripts.INDEX_REMOVE, List.of(keys.chatsOf(user)),
+    private FunctionCall removeCall(UserId user, ChatId chat, long generation) {
+        return new FunctionCall(Functions.INDEX_REMOVE, List.of(keys.chatsOf(user)),
                 List.of(chat.value(), Long.toString(generation)));
     }
 
-    private ScriptCall listCall(UserId user) {
-        return new ScriptCall(Scripts.INDEX_LIST, List.of(keys.chatsOf(user)), List.of());
+    private FunctionCall listCall(UserId user) {
+        return new FunctionCall(Functions.INDEX_LIST, List.of(keys.chatsOf(user)), List.of());
     }
 
     private static List<ChatId> listed(Object raw) {
         List<ChatId> chats = new ArrayList<>();
-        Reply.of(raw, Scripts.INDEX_LIST).texts(0).forEach(chat -> chats.add(ChatId.of(chat)));
+        Reply.of(raw, Functions.INDEX_LIST).texts(0).forEach(chat -> chats.add(ChatId.of(chat)));
         return chats;
     }
 }

@@ -23,7 +23,7 @@ final class ChatReads {
     private static final ChatScripts.Variants READ = ChatScripts.Variants.reading("chat_read");
     private static final ChatScripts.Variants SUMMARY = ChatScripts.Variants.reading("chat_summary");
     private static final ChatScripts.Variants MEMBERSHIP = ChatScripts.Variants.reading("chat_membership");
-    private static final LuaScript PENDING = LuaScript.load("chats_pending", "bucket", "chat");
+    private static final RedisFunction PENDING = Functions.reading("chats_pending");
 
     private ChatReads() {
     }
@@ -42,7 +42,7 @@ final class ChatReads {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             return ChatScripts.call(layout, READ, chat, List.of(),
                     List.of(chat.value(), reader.value(), Long.toString(after), Integer.toString(limit)));
         }
@@ -57,10 +57,13 @@ final class ChatReads {
             if (!reply.is("READ")) {
                 return new ChatScripts.Refused(reply.refusal());
             }
-            List<Message> page = new ArrayList<>();
-            reply.texts(3).forEach(message -> page.add(BookMessageJson.message(message)));
+            List<String> texts = reply.texts(3);
+            Message[] page = new Message[texts.size()];
+            for (int i = 0; i < page.length; i++) {
+                page[i] = BookMessageJson.message(texts.get(i));
+            }
             HistoryWindow held = new HistoryWindow(reply.number(2), reply.number(1));
-            return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), page);
+            return new View(reply.number(0), held.joinedAt(reply.number(4)), reply.number(5), List.of(page));
         }
     }
 
@@ -71,12 +74,14 @@ final class ChatReads {
     record Pending(UserId member, List<ChatId> chats, int limit) implements ChatScripts.ChatScript<List<Read.Answer>> {
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             List<String> arguments = new ArrayList<>(chats.size() * KeyLayout.ChatKeys.COUNT + 2);
             arguments.add(member.value());
             arguments.add(Integer.toString(limit));
-            chats.forEach(chat -> arguments.addAll(layout.chat(chat).all()));
-            return new ScriptCall(PENDING, layout.chat(chats.getFirst()).all(), arguments);
+            chats.forEach(chat -> layout.chat(chat).addTo(arguments));
+            // The first chat's keys, right after the two values, route the call.
+            List<String> keys = arguments.subList(2, 2 + KeyLayout.ChatKeys.COUNT);
+            return new FunctionCall(PENDING, keys, arguments);
         }
 
         @Override
@@ -104,7 +109,7 @@ final class ChatReads {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             return ChatScripts.call(layout, SUMMARY, chat, List.of(), List.of(chat.value(), member.value()));
         }
 
@@ -130,7 +135,7 @@ final class ChatReads {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             return ChatScripts.call(layout, MEMBERSHIP, chat, List.of(), List.of(chat.value()));
         }
 

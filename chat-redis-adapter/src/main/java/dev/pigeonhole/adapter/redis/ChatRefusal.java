@@ -52,7 +52,7 @@ sealed interface ChatRefusal {
     }
 
     /** The refusal a script answered with: its word, then what came with it. */
-    static ChatRefusal of(String word, List<Object> values, LuaScript script) {
+    static ChatRefusal of(String word, List<Object> values, RedisFunction script) {
         return switch (word) {
             case "NO_CHAT" -> new NoChat();
             case "NOT_MEMBER" -> new NotMember(UserId.of(text(values, 0)));

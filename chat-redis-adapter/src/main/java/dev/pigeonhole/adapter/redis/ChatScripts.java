@@ -36,7 +36,7 @@ final class ChatScripts {
     sealed interface ChatScript<A> permits Open, Send, AcknowledgeAll, Join, Accept, Leave, ChatReads.Read,
             ChatReads.Pending, ChatReads.Summary, ChatReads.Membership {
 
-        ScriptCall call(KeyLayout layout);
+        FunctionCall call(KeyLayout layout);
 
         A answer(Reply reply);
     }
@@ -47,16 +47,15 @@ final class ChatScripts {
     }
 
     /** A chat script, and its book-layout twin where the book needs one. */
-    record Variants(LuaScript tagged, LuaScript book) {
+    record Variants(RedisFunction tagged, RedisFunction book) {
 
         static Variants changing(String name) {
-            return new Variants(LuaScript.load(name, "bucket", "chat"),
-                    LuaScript.load("book_" + name, "bucket", "chat", "book"));
+            return new Variants(Functions.writing(name), Functions.writing("book_" + name));
         }
 
         static Variants reading(String name) {
-            LuaScript script = LuaScript.load(name, "bucket", "chat");
-            return new Variants(script, script);
+            RedisFunction function = Functions.reading(name);
+            return new Variants(function, function);
         }
     }
 
@@ -66,22 +65,22 @@ final class ChatScripts {
     private static final Variants ACCEPT = Variants.changing("chat_accept");
     private static final Variants LEAVE = Variants.changing("chat_leave");
     /** One script for both layouts: it keeps the book's seen:<member> itself when given it. */
-    private static final LuaScript ACKNOWLEDGE_ALL = LuaScript.load("chats_acknowledge", "bucket", "chat");
+    private static final RedisFunction ACKNOWLEDGE_ALL = Functions.writing("chats_acknowledge");
 
     /**
      * The call of a chat script: the chat's keys, and in the book layout its lock and the
      * {@code seen:<user>} of each user the operation is about, which the book twin keeps current.
      */
-    static ScriptCall call(KeyLayout layout, Variants script, ChatId chat, List<UserId> about,
+    static FunctionCall call(KeyLayout layout, Variants script, ChatId chat, List<UserId> about,
                                    List<String> arguments) {
         KeyLayout.ChatKeys chatKeys = layout.chat(chat);
         if (!layout.isBookLayout() || script.book() == script.tagged()) {
-            return new ScriptCall(script.tagged(), chatKeys.all(), arguments);
+            return new FunctionCall(script.tagged(), chatKeys.all(), arguments);
         }
         List<String> keys = new ArrayList<>(chatKeys.all());
         keys.add(chatKeys.sendLock().orElseThrow());
         about.forEach(user -> keys.add(layout.chatsOf(user)));
-        return new ScriptCall(script.book(), keys, arguments);
+        return new FunctionCall(script.book(), keys, arguments);
     }
 
     /**
@@ -116,7 +115,7 @@ final class ChatScripts {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             List<String> arguments = new ArrayList<>(first.arguments());
             arguments.add(access.name());
             others.forEach(other -> arguments.add(other.value()));
@@ -148,7 +147,7 @@ final class ChatScripts {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             return ChatScripts.call(layout, SEND, message.chat(), List.of(message.user()), message.arguments());
         }
 
@@ -188,7 +187,7 @@ final class ChatScripts {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             List<String> arguments = new ArrayList<>(upTo.size() * (2 + KeyLayout.ChatKeys.COUNT) + 3);
             arguments.add(checkOnly ? "CHECK" : "MOVE");
             arguments.add(member.value());
@@ -196,9 +195,11 @@ final class ChatScripts {
             upTo.forEach((chat, up) -> {
                 arguments.add(chat.value());
                 arguments.add(Long.toString(up));
-                arguments.addAll(layout.chat(chat).all());
+                layout.chat(chat).addTo(arguments);
             });
-            return new ScriptCall(ACKNOWLEDGE_ALL, layout.chat(upTo.firstKey()).all(), arguments);
+            // The first chat's keys, after the three values and that chat's id and upTo, route the call.
+            List<String> keys = arguments.subList(5, 5 + KeyLayout.ChatKeys.COUNT);
+            return new FunctionCall(ACKNOWLEDGE_ALL, keys, arguments);
         }
 
         /** A refusal names its chat by its position in the batch (from 1), right after its word. */
@@ -223,7 +224,7 @@ final class ChatScripts {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             return ChatScripts.call(layout, JOIN, chat, List.of(user),
                     List.of(chat.value(), by.value(), user.value(), Integer.toString(maxMembers)));
         }
@@ -248,7 +249,7 @@ final class ChatScripts {
             implements ChatScript<Join.Answer> {
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             return ChatScripts.call(layout, ACCEPT, chat, List.of(invitee), List.of(chat.value(), inviter.value(),
                     invitee.value(), Long.toString(joinPoint), Integer.toString(maxMembers)));
         }
@@ -277,7 +278,7 @@ final class ChatScripts {
         }
 
         @Override
-        public ScriptCall call(KeyLayout layout) {
+        public FunctionCall call(KeyLayout layout) {
             return ChatScripts.call(layout, LEAVE, chat, List.of(member), List.of(chat.value(), member.value()));
         }
 

@@ -8,6 +8,7 @@ import dev.pigeonhole.domain.model.limits.RateLimits;
 import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.ChannelPattern;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -49,6 +50,12 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
 
     /** The keys of one chat. */
     ChatKeys chat(ChatId chat);
+
+    /**
+     * The chat's members key alone ({@link ChatKeys#members}): where the chat lives, for a caller
+     * that needs nothing else of it, such as grouping chats by the node that holds them.
+     */
+    String chatMembers(ChatId chat);
 
     /** The user's chats: a sorted set of chat id → cursor, the index {@code pending} starts from. */
     String chatsOf(UserId user);
@@ -121,8 +128,25 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
 
         /** Every key the chat owns, state first: what every chat script takes and the last leave deletes. */
         public List<String> all() {
-            return List.of(members, messageIds, messages, sentUnderKey, keyWindows, joinPoints, openToAll,
-                    sendBuckets, generation);
+            List<String> all = new ArrayList<>(COUNT);
+            addTo(all);
+            return List.copyOf(all);
+        }
+
+        /**
+         * Appends {@link #all} to {@code names}, in its order: a script about many chats takes each
+         * one's keys in a row, and this lays them out without a list for every chat.
+         */
+        public void addTo(List<String> names) {
+            names.add(members);
+            names.add(messageIds);
+            names.add(messages);
+            names.add(sentUnderKey);
+            names.add(keyWindows);
+            names.add(joinPoints);
+            names.add(openToAll);
+            names.add(sendBuckets);
+            names.add(generation);
         }
     }
 
@@ -154,10 +178,20 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
 
         @Override
         public ChatKeys chat(ChatId chat) {
-            String base = prefix + "chat:{" + chat.value() + "}:";
-            return new ChatKeys(base + "members", base + "ids", base + "msgs", base + "sent", base + "sent-windows",
-                    base + "joined", base + "open", base + "buckets", base + "generation",
-                    Optional.empty());
+            String id = chat.value();
+            return new ChatKeys(chatMembers(chat), chatKey(id, "ids"), chatKey(id, "msgs"), chatKey(id, "sent"),
+                    chatKey(id, "sent-windows"), chatKey(id, "joined"), chatKey(id, "open"), chatKey(id, "buckets"),
+                    chatKey(id, "generation"), Optional.empty());
+        }
+
+        @Override
+        public String chatMembers(ChatId chat) {
+            return chatKey(chat.value(), "members");
+        }
+
+        /** Each name in one piece: a pending or a batch acknowledge names nine keys of every chat. */
+        private String chatKey(String chat, String name) {
+            return prefix + "chat:{" + chat + "}:" + name;
         }
 
         @Override
@@ -248,10 +282,15 @@ public sealed interface KeyLayout permits KeyLayout.Tagged, KeyLayout.Book {
             // The book has no idempotency keys, join points, open chats or generations: the keys
             // this layout adds for them are named in the book's style, and a chat made by the book's
             // own code has none of them (private, every member joined at 0).
-            return new ChatKeys(prefix + "chat:" + id, prefix + "ids:" + id, prefix + "msgs:" + id,
+            return new ChatKeys(chatMembers(chat), prefix + "ids:" + id, prefix + "msgs:" + id,
                     prefix + "sent:" + id, prefix + "sent-windows:" + id, prefix + "joined:" + id,
                     prefix + "open:" + id, prefix + "buckets:" + id,
                     prefix + "generation:" + id, Optional.of(prefix + "lock:chat:" + id));
+        }
+
+        @Override
+        public String chatMembers(ChatId chat) {
+            return prefix + "chat:" + chat.value();
         }
 
         @Override

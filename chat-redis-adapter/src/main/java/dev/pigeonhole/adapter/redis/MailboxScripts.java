@@ -14,9 +14,9 @@ import java.util.List;
  */
 final class MailboxScripts {
 
-    private static final LuaScript DELIVER = LuaScript.load("mailbox_deliver", "mailbox");
-    private static final LuaScript READ = LuaScript.load("mailbox_read", "mailbox");
-    private static final LuaScript ACKNOWLEDGE = LuaScript.load("mailbox_acknowledge", "mailbox");
+    private static final RedisFunction DELIVER = Functions.writing("mailbox_deliver");
+    private static final RedisFunction READ = Functions.reading("mailbox_read");
+    private static final RedisFunction ACKNOWLEDGE = Functions.writing("mailbox_acknowledge");
 
     private MailboxScripts() {
     }
@@ -45,8 +45,8 @@ final class MailboxScripts {
         }
 
         /** The share is the aggregate's to say; the script only compares with it. */
-        ScriptCall call(KeyLayout layout) {
-            return new ScriptCall(DELIVER, layout.mailbox(recipient).all(), List.of(tail, from.name(),
+        FunctionCall call(KeyLayout layout) {
+            return new FunctionCall(DELIVER, layout.mailbox(recipient).all(), List.of(tail, from.name(),
                     Integer.toString(capacity), Integer.toString(Mailbox.strangersShare(capacity)),
                     publishing.scriptArgument(), channel, event.beforeId(), event.afterId()));
         }
@@ -65,8 +65,8 @@ final class MailboxScripts {
     /** mailbox_read.lua: the oldest {@code max} messages held, as the JSON they are stored as. */
     record Read(UserId owner, int max) {
 
-        ScriptCall call(KeyLayout layout) {
-            return new ScriptCall(READ, layout.mailbox(owner).all(), List.of(Integer.toString(max)));
+        FunctionCall call(KeyLayout layout) {
+            return new FunctionCall(READ, layout.mailbox(owner).all(), List.of(Integer.toString(max)));
         }
 
         List<String> answer(Object raw) {
@@ -91,8 +91,8 @@ final class MailboxScripts {
         record BeyondLast(long lastId) implements Answer {
         }
 
-        ScriptCall call(KeyLayout layout) {
-            return new ScriptCall(ACKNOWLEDGE, layout.mailbox(owner).all(), List.of(Long.toString(upTo)));
+        FunctionCall call(KeyLayout layout) {
+            return new FunctionCall(ACKNOWLEDGE, layout.mailbox(owner).all(), List.of(Long.toString(upTo)));
         }
 
         Answer answer(Object raw) {

@@ -4,7 +4,8 @@ package dev.pigeonhole.adapter.redis;
  * How live events go out. A single node has classic PUBLISH. A cluster has SPUBLISH, which stays
  * within the channel's shard instead of crossing the whole cluster bus; but Redis has no sharded
  * patterns, so a pattern subscriber (classic PSUBSCRIBE) hears only classic PUBLISH. A cluster
- * that has pattern subscribers therefore publishes both ways.
+ * publishes both ways only when it is asked to carry patterns: nothing the server runs subscribes
+ * to one, and a second, cluster-wide publish of every event is a high price for no listener.
  */
 public enum PublishMode {
     CLASSIC("P"),
@@ -18,9 +19,9 @@ public enum PublishMode {
     }
 
     /**
-     * @param patternsOnCluster whether anything subscribes to patterns on a cluster; the port
-     *                          promises patterns work, so it is on unless the operator knows
-     *                          nothing does
+     * @param patternsOnCluster whether pattern subscriptions work on a cluster, at the price of a
+     *                          classic PUBLISH beside every SPUBLISH; off, a cluster refuses them
+     *                          ({@link RedisChannels}). A single node carries patterns either way.
      */
     public static PublishMode of(RedisDriver driver, boolean patternsOnCluster) {
         if (!driver.isCluster()) {
@@ -40,5 +41,10 @@ public enum PublishMode {
 
     boolean classic() {
         return this != SHARDED;
+    }
+
+    /** Whether a pattern subscriber hears what goes out: only classic PUBLISH reaches one. */
+    boolean carriesPatterns() {
+        return classic();
     }
 }

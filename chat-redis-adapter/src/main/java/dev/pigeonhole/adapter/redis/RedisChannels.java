@@ -22,10 +22,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Events travel in the live event codec's form ({@link LiveEventCodec}), the same as a
  * PostgreSQL notification's. A chat's send script and a mailbox's deliver script publish that
  * form themselves, in the same round trip as what they store, filling in the message's id.
+ *
+ * <p>A pattern hears only classic PUBLISH, which a cluster sends beside SPUBLISH only when it is
+ * asked to carry patterns ({@link PublishMode}); otherwise a pattern subscription is refused,
+ * since one that is confirmed and then hears nothing would be worse than none.
  */
 public final class RedisChannels implements Channels {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisChannels.class);
+
+    /** Names the server's option, since an operator is who can turn patterns on. */
+    private static final String PATTERNS_OFF = " on this Redis Cluster: events go out with SPUBLISH alone, which no "
+            + "pattern hears; start the server with --redis-cluster-patterns (env PIGEONHOLE_REDIS_CLUSTER_PATTERNS; "
+            + "in code, PublishMode.of(driver, true)) to send them with classic PUBLISH too";
 
     private final RedisDriver redis;
     private final KeyLayout keys;
@@ -73,6 +82,10 @@ public final class RedisChannels implements Channels {
             switch (topic) {
                 case Channel channel -> upstream.subscribe(keys.channel(channel), publishing.sharded());
                 case ChannelPattern pattern -> {
+                    if (!publishing.carriesPatterns()) {
+                        throw new UnsupportedOperationException(
+                                "cannot subscribe to the pattern " + pattern + PATTERNS_OFF);
+                    }
                     String redisPattern = keys.pattern(pattern);
                     patterns.put(redisPattern, pattern);
                     upstream.psubscribe(redisPattern);

@@ -39,22 +39,22 @@ public final class RedisChatLock implements ChatLock {
         String owner = UUID.randomUUID().toString();
         // Taken before the call, so the lease is never thought to last longer than Redis keeps it.
         Instant requestedAt = clock.instant();
-        ScriptCall call = new ScriptCall(Scripts.LOCK_ACQUIRE, List.of(lockKeys.lease(), lockKeys.fence()),
+        FunctionCall call = new FunctionCall(Functions.LOCK_ACQUIRE, List.of(lockKeys.lease(), lockKeys.fence()),
                 List.of(owner, Long.toString(leaseTime.toMillis())));
-        Reply reply = Reply.of(redis.run(call), Scripts.LOCK_ACQUIRE);
+        Reply reply = Reply.of(redis.run(call), Functions.LOCK_ACQUIRE);
         if (reply.is("BUSY")) {
             return Optional.empty();
         }
         if (!reply.is("OK")) {
-            throw reply.unexpected(Scripts.LOCK_ACQUIRE);
+            throw reply.unexpected(Functions.LOCK_ACQUIRE);
         }
         return Optional.of(new Lease(name, owner, reply.number(0), requestedAt.plus(leaseTime), this));
     }
 
     @Override
     public boolean release(Lease lease) {
-        ScriptCall call = new ScriptCall(Scripts.LOCK_RELEASE, List.of(keys.lock(lease.name()).lease()),
+        FunctionCall call = new FunctionCall(Functions.LOCK_RELEASE, List.of(keys.lock(lease.name()).lease()),
                 List.of(lease.owner()));
-        return Reply.of(redis.run(call), Scripts.LOCK_RELEASE).number(0) == 1;
+        return Reply.of(redis.run(call), Functions.LOCK_RELEASE).number(0) == 1;
     }
 }

@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,11 +92,11 @@ public final class RedisChats implements Chats {
         }
         // The counter alone never repeats itself, but a creator may have chosen "7" already.
         while (true) {
-            long next = Reply.of(redis.run(call(Scripts.COUNTER_NEXT, keys.chatIdCounter())), Scripts.COUNTER_NEXT)
+            long next = Reply.of(redis.run(call(Functions.COUNTER_NEXT, keys.chatIdCounter())), Functions.COUNTER_NEXT)
                     .number(0);
             ChatId candidate = ChatId.of(Long.toString(next));
-            String members = keys.chat(candidate).members();
-            if (Reply.of(redis.run(call(Scripts.CHAT_EXISTS, members)), Scripts.CHAT_EXISTS).number(0) == 0) {
+            String members = keys.chatMembers(candidate);
+            if (Reply.of(redis.run(call(Functions.CHAT_EXISTS, members)), Functions.CHAT_EXISTS).number(0) == 0) {
                 return candidate;
             }
         }
@@ -139,22 +138,25 @@ public final class RedisChats implements Chats {
         if (chats.isEmpty()) {
             return List.of();
         }
-        List<ChatReads.Pending> scripts = new ArrayList<>();
-        byNode(chats).forEach(onNode -> scripts.add(new ChatReads.Pending(user, onNode, perChatLimit)));
+        List<List<ChatId>> nodes = byNode(chats);
+        List<ChatReads.Pending> scripts = new ArrayList<>(nodes.size());
+        nodes.forEach(onNode -> scripts.add(new ChatReads.Pending(user, onNode, perChatLimit)));
         List<List<ChatReads.Read.Answer>> answers = runAll(scripts);
-        Map<ChatId, PendingChat> found = new HashMap<>();
+        List<PendingChat> pending = new ArrayList<>(chats.size());
         for (int node = 0; node < scripts.size(); node++) {
             List<ChatId> onNode = scripts.get(node).chats();
             for (int i = 0; i < onNode.size(); i++) {
                 ChatId chat = onNode.get(i);
                 // A refusal: the index still lists a chat the user has left, or one just deleted.
                 if (answers.get(node).get(i) instanceof ChatReads.Read.View view) {
-                    found.put(chat, view.history().pending(chat, view.cursor(), view.page()));
+                    pending.add(view.history().pending(chat, view.cursor(), view.page()));
                 }
             }
         }
-        List<PendingChat> pending = new ArrayList<>(found.size());
-        chats.forEach(chat -> Optional.ofNullable(found.get(chat)).ifPresent(pending::add));
+        if (scripts.size() > 1) {
+            // Back in the index's order, ChatId order, which grouping by node changed.
+            pending.sort(Comparator.comparing(PendingChat::chat));
+        }
         return List.copyOf(pending);
     }
 
@@ -202,7 +204,7 @@ public final class RedisChats implements Chats {
         }
         Map<String, List<ChatId>> groups = new LinkedHashMap<>();
         for (ChatId chat : chats) {
-            groups.computeIfAbsent(redis.nodeOf(keys.chat(chat).members()), node -> new ArrayList<>()).add(chat);
+            groups.computeIfAbsent(redis.nodeOf(keys.chatMembers(chat)), node -> new ArrayList<>()).add(chat);
         }
         return List.copyOf(groups.values());
     }
@@ -298,18 +300,18 @@ public final class RedisChats implements Chats {
     }
 
     private <A> A run(ChatScript<A> script) {
-        ScriptCall call = script.call(keys);
-        return script.answer(Reply.of(redis.run(call), call.script()));
+        FunctionCall call = script.call(keys);
+        return script.answer(Reply.of(redis.run(call), call.function()));
     }
 
     /** The scripts in one pipelined round trip, answered in order. */
     private <A, S extends ChatScript<A>> List<A> runAll(List<S> scripts) {
-        List<ScriptCall> calls = new ArrayList<>(scripts.size());
+        List<FunctionCall> calls = new ArrayList<>(scripts.size());
         scripts.forEach(script -> calls.add(script.call(keys)));
         List<Object> replies = redis.runAll(calls);
         List<A> answers = new ArrayList<>(scripts.size());
         for (int i = 0; i < scripts.size(); i++) {
-            answers.add(scripts.get(i).answer(Reply.of(replies.get(i), calls.get(i).script())));
+            answers.add(scripts.get(i).answer(Reply.of(replies.get(i), calls.get(i).function())));
         }
         return answers;
     }
@@ -344,7 +346,7 @@ public final class RedisChats implements Chats {
         }
     }
 
-    private static ScriptCall call(LuaScript script, String key) {
-        return new ScriptCall(script, List.of(key), List.of());
+    private static FunctionCall call(RedisFunction script, String key) {
+        return new FunctionCall(script, List.of(key), List.of());
     }
 }

@@ -25,10 +25,10 @@ public final class RedisConsents implements Consents {
 
     @Override
     public Kept read(UserId user) {
-        Reply reply = Reply.of(redis.run(new ScriptCall(Scripts.CONSENT_READ, List.of(keys.consent(user)), List.of())),
-                Scripts.CONSENT_READ);
+        Reply reply = Reply.of(redis.run(new FunctionCall(Functions.CONSENT_READ, List.of(keys.consent(user)), List.of())),
+                Functions.CONSENT_READ);
         if (!reply.is("KEPT")) {
-            throw reply.unexpected(Scripts.CONSENT_READ);
+            throw reply.unexpected(Functions.CONSENT_READ);
         }
         @SuppressWarnings("unchecked")
         List<Object> fields = (List<Object>) reply.values().getFirst();
@@ -40,11 +40,11 @@ public final class RedisConsents implements Consents {
 
     @Override
     public boolean replace(UserId user, long version, ConsentSnapshot next) {
-        ScriptCall call = new ScriptCall(Scripts.CONSENT_REPLACE, List.of(keys.consent(user)),
+        FunctionCall call = new FunctionCall(Functions.CONSENT_REPLACE, List.of(keys.consent(user)),
                 List.of(Long.toString(version), ConsentJson.write(next)));
-        Reply reply = Reply.of(redis.run(call), Scripts.CONSENT_REPLACE);
+        Reply reply = Reply.of(redis.run(call), Functions.CONSENT_REPLACE);
         if (!reply.is("REPLACED")) {
-            throw reply.unexpected(Scripts.CONSENT_REPLACE);
+            throw reply.unexpected(Functions.CONSENT_REPLACE);
         }
         return reply.number(0) == 1;
     }

@@ -3,21 +3,21 @@ package dev.pigeonhole.adapter.redis;
 import java.util.List;
 
 /**
- * What the Redis algorithm needs from a client, and nothing more: run a script, run several in one
- * pipelined round trip, publish, and hold a subscription connection. Jedis and Lettuce each
- * implement it in their own package; everything above it (keys, scripts, JSON, the ports) is
+ * What the Redis algorithm needs from a client, and nothing more: call a function of a library,
+ * call several in one pipelined round trip, publish, and hold a subscription connection. Jedis and Lettuce each
+ * implement it in their own package; everything above it (keys, functions, JSON, the ports) is
  * written once, against this interface.
  *
- * <p>Every read and write goes through a Lua script, even the one-command ones, so the driver has
- * no per-command surface to keep in step between two clients, and every call can name the keys it
- * touches (which is what routes it on a cluster).
+ * <p>Every read and write goes through a function of a {@link FunctionLibrary}, even the
+ * one-command ones, so the driver has no per-command surface to keep in step between two clients,
+ * and every call can name the keys it touches (which is what routes it on a cluster).
  *
  * <p>Replies come back as plain Java values: {@code Long} for integers, {@code String} for bulk and
  * status replies, {@code List<Object>} for arrays, {@code null} for nil (and for a Lua
  * {@code false}). A failure to reach Redis, an answer that does not come within the configured
  * timeout, or a refusal (wrong credentials, a read-only replica, a server still loading) is a
  * {@link dev.pigeonhole.domain.model.StoreUnavailableException}; any other error reply from a
- * script is an {@link IllegalStateException}, since it means a bug, not an outage. Both
+ * function is an {@link IllegalStateException}, since it means a bug, not an outage. Both
  * implementations leave that decision to {@link RedisFailures}, so they fail alike. No client
  * type or exception leaves an implementation.
  *
@@ -26,34 +26,53 @@ import java.util.List;
 public interface RedisDriver extends AutoCloseable {
 
     /**
-     * Runs the script with EVALSHA, falling back to EVAL (which caches it) when the server answers
-     * NOSCRIPT. One round trip, two the first time a server sees the script.
+     * Calls the function with FCALL, or FCALL_RO for one that writes nothing: one round trip. A
+     * node that knows no such function gets the function's library first, and the call is made
+     * once more ({@link FunctionLibrary#loadingOnMiss}).
      */
-    Object run(ScriptCall call);
+    Object run(FunctionCall call);
 
     /**
-     * Runs the calls in one pipelined round trip (on a cluster, one per node involved, all in
-     * flight at once) and returns their replies in order. A call whose script the server did not
-     * know is repeated with EVAL.
+     * Makes the calls in one pipelined round trip (on a cluster, one per node involved, all in
+     * flight at once) and returns their replies in order. A call whose node knew no such function
+     * is made again on its own, as {@link #run} makes it.
      */
-    List<Object> runAll(List<ScriptCall> calls);
+    List<Object> runAll(List<FunctionCall> calls);
+
+    /** The name of every primary, as {@link #nodeOf} names them: one on a single node. */
+    List<String> primaries();
+
+    /**
+     * Sends a command that names no key to one primary, by its name: what installs a library
+     * ({@code FUNCTION LOAD}) and asks its version. Replies as {@link #run} does; an error reply
+     * is an {@link IllegalStateException} carrying Redis's words, a {@link MissingFunctionException}
+     * for a function the node does not know.
+     */
+    Object onNode(String node, List<String> command);
 
     /**
      * The node that serves the key's slot, as a name to group calls by: every key one node serves
      * has the same name, and on a single node every key does. A cluster's name is the primary's
-     * address, after one refresh of the slot map if no node is known for the slot. A script
+     * address, after one refresh of the slot map if no node is known for the slot. A function
      * flagged {@code allow-cross-slot-keys} may reach keys of every slot its node serves, though
      * the keys a call declares (which route it) must still share one slot.
      */
     String nodeOf(String key);
 
     /**
-     * Publishes outside a script. {@code sharded} selects SPUBLISH, which a cluster delivers
+     * {@link #nodeOf}, after reading the cluster's slot map afresh: for the rare call that must
+     * reach the very node that just answered, such as loading a library where a call found none,
+     * when a failover may have moved the slot since the driver last looked.
+     */
+    String currentNodeOf(String key);
+
+    /**
+     * Publishes outside a function. {@code sharded} selects SPUBLISH, which a cluster delivers
      * within the channel's shard only; a single node is always asked for PUBLISH.
      */
     void publish(String channel, String payload, boolean sharded);
 
-    /** True when connected to a Redis Cluster, where every script's keys must share one slot. */
+    /** True when connected to a Redis Cluster, where every call's keys must share one slot. */
     boolean isCluster();
 
     /**

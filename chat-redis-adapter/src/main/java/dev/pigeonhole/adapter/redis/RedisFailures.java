@@ -15,10 +15,10 @@ import java.util.regex.Pattern;
  * {@link StoreUnavailableException}: wrong or missing credentials and missing permissions (a
  * misconfiguration, and the message says so), a read-only replica, a server still loading or
  * unable to save, a cluster in flux.</li>
- * <li>Any other error reply to a script is an {@link IllegalStateException}: the script is wrong,
+ * <li>Any other error reply to a function call is an {@link IllegalStateException}: the function is wrong,
  * and retrying will not help.</li>
  * <li>Any other error reply to anything else (connecting, publishing, subscribing) is unavailable
- * too, since no script of ours caused it.</li>
+ * too, since no function of ours caused it.</li>
  * <li>No answer at all (a timeout, a refused or broken connection) is unavailable.</li>
  * </ul>
  *
@@ -47,24 +47,29 @@ public final class RedisFailures {
     }
 
     /**
-     * The failure of a script call: an error reply that is not a refusal comes from the script
-     * itself and is a bug; everything else is unavailability.
+     * The failure of a function call ({@code action}: "function chat_send_v1", or a library
+     * command on a node): "function not found" is {@link MissingFunctionException}, any other
+     * error reply that is not a refusal comes from the function itself and is a bug; everything
+     * else is unavailability.
      */
-    public RuntimeException ofScript(String scriptName, RedisFailure failure, Throwable cause) {
-        if (failure instanceof ErrorReply reply && Refusal.of(reply).isEmpty()) {
-            return scriptError(scriptName, reply.text(), cause);
+    public RuntimeException ofCall(String action, RedisFailure failure, Throwable cause) {
+        if (failure instanceof ErrorReply reply && MissingFunctionException.isMissingFunction(reply.text())) {
+            return new MissingFunctionException(action, cause);
         }
-        return unavailable("script " + scriptName, failure, cause);
+        if (failure instanceof ErrorReply reply && Refusal.of(reply).isEmpty()) {
+            return callError(action, reply.text(), cause);
+        }
+        return unavailable(action, failure, cause);
     }
 
-    /** The failure of anything but a script's own work: connecting, publishing, subscribing. */
+    /** The failure of anything but a function's own work: connecting, publishing, subscribing. */
     public StoreUnavailableException unavailable(String action, RedisFailure failure, Throwable cause) {
         return new StoreUnavailableException("Redis at " + endpoint + " could not serve " + action + ": " + reason(failure), cause);
     }
 
-    /** A script answered with an error of its own making: a bug, not an outage. */
-    public static IllegalStateException scriptError(String scriptName, String reply, Throwable cause) {
-        return new IllegalStateException("Redis script " + scriptName + " failed: " + reply, cause);
+    /** A function answered with an error of its own making: a bug, not an outage. */
+    public static IllegalStateException callError(String action, String reply, Throwable cause) {
+        return new IllegalStateException("Redis " + action + " failed: " + reply, cause);
     }
 
     /** Why, in one line, for a message that says what was being done and where. */

@@ -27,54 +27,54 @@ public final class RedisPresenceRegistry implements PresenceRegistry {
 
     @Override
     public Optional<Instant> touch(UserId user, Instant at) {
-        ScriptCall call = new ScriptCall(Scripts.PRESENCE_TOUCH, List.of(keys.presence()),
+        FunctionCall call = new FunctionCall(Functions.PRESENCE_TOUCH, List.of(keys.presence()),
                 List.of(user.value(), Long.toString(at.toEpochMilli())));
-        Long previous = Reply.of(redis.run(call), Scripts.PRESENCE_TOUCH).optionalNumber(0);
+        Long previous = Reply.of(redis.run(call), Functions.PRESENCE_TOUCH).optionalNumber(0);
         return Optional.ofNullable(previous).map(Instant::ofEpochMilli);
     }
 
     @Override
     public Set<UserId> seenSince(Instant since) {
-        ScriptCall call = new ScriptCall(Scripts.PRESENCE_SINCE, List.of(keys.presence()),
+        FunctionCall call = new FunctionCall(Functions.PRESENCE_SINCE, List.of(keys.presence()),
                 List.of(Long.toString(since.toEpochMilli())));
         Set<UserId> seen = new HashSet<>();
-        Reply.of(redis.run(call), Scripts.PRESENCE_SINCE).texts(0).forEach(user -> seen.add(UserId.of(user)));
+        Reply.of(redis.run(call), Functions.PRESENCE_SINCE).texts(0).forEach(user -> seen.add(UserId.of(user)));
         return Set.copyOf(seen);
     }
 
     @Override
     public long countSince(Instant since) {
-        ScriptCall call = new ScriptCall(Scripts.PRESENCE_COUNT, List.of(keys.presence()),
+        FunctionCall call = new FunctionCall(Functions.PRESENCE_COUNT, List.of(keys.presence()),
                 List.of(Long.toString(since.toEpochMilli())));
-        return Reply.of(redis.run(call), Scripts.PRESENCE_COUNT).number(0);
+        return Reply.of(redis.run(call), Functions.PRESENCE_COUNT).number(0);
     }
 
     /** One script per thousand users asked about, all in one pipelined round trip. */
     @Override
     public Set<UserId> seenSince(Instant since, Set<UserId> among) {
         List<UserId> asked = List.copyOf(among);
-        List<ScriptCall> calls = new ArrayList<>();
+        List<FunctionCall> calls = new ArrayList<>();
         for (int from = 0; from < asked.size(); from += USERS_PER_CALL) {
             List<String> arguments = new ArrayList<>();
             arguments.add(Long.toString(since.toEpochMilli()));
             asked.subList(from, Math.min(asked.size(), from + USERS_PER_CALL))
                     .forEach(user -> arguments.add(user.value()));
-            calls.add(new ScriptCall(Scripts.PRESENCE_AMONG, List.of(keys.presence()), arguments));
+            calls.add(new FunctionCall(Functions.PRESENCE_AMONG, List.of(keys.presence()), arguments));
         }
         Set<UserId> seen = new HashSet<>();
         if (!calls.isEmpty()) {
             redis.runAll(calls).forEach(reply ->
-                    Reply.of(reply, Scripts.PRESENCE_AMONG).texts(0).forEach(user -> seen.add(UserId.of(user))));
+                    Reply.of(reply, Functions.PRESENCE_AMONG).texts(0).forEach(user -> seen.add(UserId.of(user))));
         }
         return Set.copyOf(seen);
     }
 
     @Override
     public List<UserId> prune(Instant before) {
-        ScriptCall call = new ScriptCall(Scripts.PRESENCE_PRUNE, List.of(keys.presence()),
+        FunctionCall call = new FunctionCall(Functions.PRESENCE_PRUNE, List.of(keys.presence()),
                 List.of(Long.toString(before.toEpochMilli())));
         List<UserId> pruned = new ArrayList<>();
-        Reply.of(redis.run(call), Scripts.PRESENCE_PRUNE).texts(0).forEach(user -> pruned.add(UserId.of(user)));
+        Reply.of(redis.run(call), Functions.PRESENCE_PRUNE).texts(0).forEach(user -> pruned.add(UserId.of(user)));
         return List.copyOf(pruned);
     }
 }

@@ -30,15 +30,15 @@ public final class RedisQuotas implements Quotas {
         if (limit.isNone()) {
             return limit.take(0, 0);
         }
-        ScriptCall call = new ScriptCall(Scripts.QUOTA_TAKE, List.of(keys.quota(user, write)),
+        FunctionCall call = new FunctionCall(Functions.QUOTA_TAKE, List.of(keys.quota(user, write)),
                 List.of(Integer.toString(limit.burst()), Long.toString(limit.intervalMillis())));
-        Reply reply = Reply.of(redis.run(call), Scripts.QUOTA_TAKE);
+        Reply reply = Reply.of(redis.run(call), Functions.QUOTA_TAKE);
         if (reply.is("ADMITTED")) {
             return new RateLimit.Take(true, reply.number(0), 0);
         }
         if (reply.is("REFUSED")) {
             return new RateLimit.Take(false, reply.number(0), reply.number(1));
         }
-        throw reply.unexpected(Scripts.QUOTA_TAKE);
+        throw reply.unexpected(Functions.QUOTA_TAKE);
     }
 }

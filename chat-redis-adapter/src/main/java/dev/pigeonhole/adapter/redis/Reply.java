@@ -9,9 +9,9 @@ import java.util.List;
  *
  * @param script the script that answered, to name in a complaint
  */
-record Reply(String status, List<Object> values, LuaScript script) {
+record Reply(String status, List<Object> values, RedisFunction script) {
 
-    static Reply of(Object raw, LuaScript script) {
+    static Reply of(Object raw, RedisFunction script) {
         if (raw instanceof List<?> list && !list.isEmpty() && list.getFirst() instanceof String status) {
             @SuppressWarnings("unchecked")
             List<Object> all = (List<Object>) list;
@@ -59,7 +59,7 @@ record Reply(String status, List<Object> values, LuaScript script) {
     }
 
     /** For an answer no branch expected: the script and Java disagree, which is a bug. */
-    IllegalStateException unexpected(LuaScript script) {
+    IllegalStateException unexpected(RedisFunction script) {
         return new IllegalStateException(script.name() + " answered " + status + " " + values);
     }
 }

@@ -8,13 +8,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * or {@link #ping}, one per non-empty {@link #runAll}, however many scripts it carries. The
  * server's own command statistics confirm the scripts behind each count.
  */
-final class CountingDriver implements RedisDriver {
+final class CountingDriver extends ForwardingRedisDriver {
 
-    private final RedisDriver delegate;
     private final AtomicLong roundTrips = new AtomicLong();
 
     CountingDriver(RedisDriver delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     long roundTrips() {
@@ -22,22 +21,17 @@ final class CountingDriver implements RedisDriver {
     }
 
     @Override
-    public Object run(ScriptCall call) {
+    public Object run(FunctionCall call) {
         roundTrips.incrementAndGet();
         return delegate.run(call);
     }
 
     @Override
-    public List<Object> runAll(List<ScriptCall> calls) {
+    public List<Object> runAll(List<FunctionCall> calls) {
         if (!calls.isEmpty()) {
             roundTrips.incrementAndGet();
         }
         return delegate.runAll(calls);
-    }
-
-    @Override
-    public String nodeOf(String key) {
-        return delegate.nodeOf(key);
     }
 
     @Override
@@ -47,23 +41,8 @@ final class CountingDriver implements RedisDriver {
     }
 
     @Override
-    public boolean isCluster() {
-        return delegate.isCluster();
-    }
-
-    @Override
-    public PubSubConnection openPubSub(PubSubListener listener) {
-        return delegate.openPubSub(listener);
-    }
-
-    @Override
     public boolean ping() {
         roundTrips.incrementAndGet();
         return delegate.ping();
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }

@@ -9,15 +9,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The real driver, except that a user index's remove can be held back until the test lets it go:
  * a leave's second step arriving late, after whatever the test does in between.
  */
-final class LateIndexRemoves implements RedisDriver {
+final class LateIndexRemoves extends ForwardingRedisDriver {
 
-    private final RedisDriver delegate;
     private final AtomicInteger removesSeen = new AtomicInteger();
     private volatile CountDownLatch held = new CountDownLatch(0);
     private volatile CountDownLatch release = new CountDownLatch(0);
 
     LateIndexRemoves(RedisDriver delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     /** The next index remove waits, once it has arrived, until {@link #letGo()}. */
@@ -42,8 +41,8 @@ final class LateIndexRemoves implements RedisDriver {
     }
 
     @Override
-    public Object run(ScriptCall call) {
-        if (call.script() == Scripts.INDEX_REMOVE) {
+    public Object run(FunctionCall call) {
+        if (call.function() == Functions.INDEX_REMOVE) {
             removesSeen.incrementAndGet();
             CountDownLatch arrived = held;
             if (arrived.getCount() > 0) {
@@ -59,40 +58,5 @@ final class LateIndexRemoves implements RedisDriver {
             }
         }
         return delegate.run(call);
-    }
-
-    @Override
-    public List<Object> runAll(List<ScriptCall> calls) {
-        return delegate.runAll(calls);
-    }
-
-    @Override
-    public String nodeOf(String key) {
-        return delegate.nodeOf(key);
-    }
-
-    @Override
-    public void publish(String channel, String payload, boolean sharded) {
-        delegate.publish(channel, payload, sharded);
-    }
-
-    @Override
-    public boolean isCluster() {
-        return delegate.isCluster();
-    }
-
-    @Override
-    public PubSubConnection openPubSub(PubSubListener listener) {
-        return delegate.openPubSub(listener);
-    }
-
-    @Override
-    public boolean ping() {
-        return delegate.ping();
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }

@@ -34,10 +34,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisChatIndexTest {
 
     private static final Instant AT = Instant.parse("2026-11-21T10:00:00Z");
-    private static final LuaScript REMOVE_BY_HAND =
-            LuaScript.of("test_index_remove_by_hand", "return redis.call('ZREM', KEYS[1], ARGV[1])");
-    private static final LuaScript ADD_BY_HAND =
-            LuaScript.of("test_index_add_by_hand", "return redis.call('ZADD', KEYS[1], 0, ARGV[1])");
+    private static final RedisFunction REMOVE_BY_HAND =
+            InlineFunction.of("test_index_remove_by_hand", "return redis.call('ZREM', KEYS[1], ARGV[1])");
+    private static final RedisFunction ADD_BY_HAND =
+            InlineFunction.of("test_index_add_by_hand", "return redis.call('ZADD', KEYS[1], 0, ARGV[1])");
+
+    private static final RedisFunction SCORE =
+            InlineFunction.of("test_index_score", "return redis.call('ZSCORE', KEYS[1], ARGV[1])");
 
     private StoreFixture store;
     private KeyLayout keys;
@@ -191,13 +194,12 @@ class RedisChatIndexTest {
     }
 
     private boolean listed(UserId user, ChatId chat) {
-        LuaScript score = LuaScript.of("test_index_score", "return redis.call('ZSCORE', KEYS[1], ARGV[1])");
-        return driver.run(new ScriptCall(score, List.of(keys.chatsOf(user)), List.of(chat.value())))
+        return driver.run(new FunctionCall(SCORE, List.of(keys.chatsOf(user)), List.of(chat.value())))
                 != null;
     }
 
-    private void byHand(LuaScript script, UserId user, ChatId chat) {
-        driver.run(new ScriptCall(script, List.of(keys.chatsOf(user)), List.of(chat.value())));
+    private void byHand(RedisFunction script, UserId user, ChatId chat) {
+        driver.run(new FunctionCall(script, List.of(keys.chatsOf(user)), List.of(chat.value())));
     }
 
     private static UserId user() {

@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  *
  * <p>Each test has its own driver, client name and key prefix, so tests share a server without
  * sharing data or connections. Checks that read {@code INFO commandstats} compare deltas and
- * assume nothing else runs EVAL or SPUBLISH on that server during the test (JUnit runs test
+ * assume nothing else loads a library or runs SPUBLISH on that server during the test (JUnit runs test
  * classes one at a time unless told otherwise).
  */
 @Timeout(120)
@@ -98,12 +98,12 @@ public abstract class RedisDriverContract {
 
     @Test
     void run_turns_lua_replies_into_longs_strings_lists_and_nulls() {
-        LuaScript shapes = LuaScript.of("shapes", """
+        RedisFunction shapes = InlineFunction.of("shapes", """
                 redis.call('SET', KEYS[1], ARGV[1])
                 return {42, redis.call('GET', KEYS[1]), {1, 'two', {3}}, false, redis.status_reply('FINE')}
                 """);
 
-        Object reply = driver.run(new ScriptCall(shapes, List.of(key("shapes")), List.of("text")));
+        Object reply = driver.run(new FunctionCall(shapes, List.of(key("shapes")), List.of("text")));
 
         assertThat(reply).isEqualTo(Arrays.asList(42L, "text", List.of(1L, "two", List.of(3L)), null, "FINE"));
         assertThat(redis.keysWithPrefix(prefix)).as("the script ran on the node that owns its key")
@@ -117,49 +117,47 @@ public abstract class RedisDriverContract {
         assertThat(driver.run(call("return false"))).isNull();
         assertThat(driver.run(call("return nil"))).isNull();
         assertThat(driver.run(call("return {}"))).isEqualTo(List.of());
-        assertThat(driver.run(new ScriptCall(LuaScript.of("args", "return {KEYS[1], ARGV[1], ARGV[2]}"),
+        assertThat(driver.run(new FunctionCall(InlineFunction.of("args", "return {KEYS[1], ARGV[1], ARGV[2]}"),
                 List.of(key("k")), List.of("a", "")))).isEqualTo(List.of(key("k"), "a", ""));
     }
 
     @Test
-    void a_script_the_server_does_not_know_falls_back_to_eval_and_then_runs_by_sha() {
-        // The prefix in the source makes the digest new to the server, whatever ran before.
-        LuaScript counter = LuaScript.of("counter", "-- " + prefix + "\nreturn redis.call('INCR', KEYS[1])");
-        ScriptCall call = new ScriptCall(counter, List.of(key("counter")), List.of());
-        redis.scriptFlush();
-        long evalBefore = redis.commandCalls("eval");
+    void a_function_its_node_does_not_know_loads_its_library_then_runs_by_name() {
+        RedisFunction counter = InlineFunction.of("counter", "return redis.call('INCR', KEYS[1])");
+        FunctionCall call = new FunctionCall(counter, List.of(key("counter")), List.of());
+        long loadsBefore = redis.commandCalls("function|load");
 
         assertThat(driver.run(call)).as("run once, not once per attempt").isEqualTo(1L);
 
-        long evalAfterFirst = redis.commandCalls("eval");
-        long shaAfterFirst = redis.commandCalls("evalsha");
-        assertThat(evalAfterFirst - evalBefore).as("EVAL calls for a script the server did not know").isEqualTo(1);
+        long loadsAfterFirst = redis.commandCalls("function|load");
+        long callsAfterFirst = redis.commandCalls("fcall");
+        assertThat(loadsAfterFirst - loadsBefore).as("libraries loaded for a function no node knew").isEqualTo(1);
 
         assertThat(driver.run(call)).isEqualTo(2L);
 
-        assertThat(redis.commandCalls("eval") - evalAfterFirst).as("EVAL calls once the server knows the script")
+        assertThat(redis.commandCalls("function|load") - loadsAfterFirst).as("loads once the node has the library")
                 .isZero();
-        assertThat(redis.commandCalls("evalsha") - shaAfterFirst).as("EVALSHA calls once the server knows the script")
+        assertThat(redis.commandCalls("fcall") - callsAfterFirst).as("FCALLs once the node has the library")
                 .isEqualTo(1);
 
-        redis.scriptFlush();
-        assertThat(driver.run(call)).as("the server forgetting its scripts again (a restart) is survived")
+        redis.functionFlush();
+        assertThat(driver.run(call)).as("the node forgetting its libraries (a restart) is survived")
                 .isEqualTo(3L);
     }
 
     @Test
-    void run_all_returns_every_reply_in_order_across_slots_even_after_a_script_flush() {
-        LuaScript add = LuaScript.of("add", "-- " + prefix + "\nreturn redis.call('INCRBY', KEYS[1], ARGV[1])");
-        LuaScript echo = LuaScript.of("echo", "-- " + prefix + "\nreturn {KEYS[1], ARGV[1]}");
-        List<ScriptCall> calls = IntStream.range(0, 50)
+    void run_all_returns_every_reply_in_order_across_slots_even_after_a_function_flush() {
+        RedisFunction add = InlineFunction.of("add", "return redis.call('INCRBY', KEYS[1], ARGV[1])");
+        RedisFunction echo = InlineFunction.of("echo", "return {KEYS[1], ARGV[1]}");
+        List<FunctionCall> calls = IntStream.range(0, 50)
                 .mapToObj(i -> i % 2 == 0
-                        ? new ScriptCall(add, List.of(key("n" + i)), List.of(Integer.toString(i)))
-                        : new ScriptCall(echo, List.of(key("n" + i)), List.of("v" + i)))
+                        ? new FunctionCall(add, List.of(key("n" + i)), List.of(Integer.toString(i)))
+                        : new FunctionCall(echo, List.of(key("n" + i)), List.of("v" + i)))
                 .toList();
 
         for (int round = 1; round <= 3; round++) {
             if (round != 2) {
-                redis.scriptFlush();
+                redis.functionFlush();
             }
             int times = round;
             List<Object> expected = IntStream.range(0, 50)
@@ -182,13 +180,13 @@ public abstract class RedisDriverContract {
 
     @Test
     void a_script_error_is_an_illegal_state_and_the_driver_carries_on() {
-        ScriptCall ok = call("return redis.call('INCR', KEYS[1])");
+        FunctionCall ok = call("return redis.call('INCR', KEYS[1])");
 
         assertScriptError(() -> driver.run(call("return redis.error_reply('boom-" + prefix + "')")), "boom-" + prefix);
         assertScriptError(() -> driver.run(call("return redis.call('NO_SUCH_COMMAND', KEYS[1])")), null);
         assertScriptError(() -> driver.run(call("error('raised-" + prefix + "')")), "raised-" + prefix);
-        ScriptCall wrongType = new ScriptCall(
-                LuaScript.of("wrong-type", "redis.call('LPUSH', KEYS[1], 'x') return redis.call('INCR', KEYS[1])"),
+        FunctionCall wrongType = new FunctionCall(
+                InlineFunction.of("wrong-type", "redis.call('LPUSH', KEYS[1], 'x') return redis.call('INCR', KEYS[1])"),
                 List.of(key("inline") + "list"), List.of());
         assertScriptError(() -> driver.run(wrongType), null);
         assertThat(driver.run(ok)).isEqualTo(1L);
@@ -203,7 +201,7 @@ public abstract class RedisDriverContract {
 
     @Test
     void runs_from_many_threads_at_once_each_run_once() throws Exception {
-        ScriptCall incr = call("return redis.call('INCR', KEYS[1])");
+        FunctionCall incr = call("return redis.call('INCR', KEYS[1])");
         List<Future<Object>> replies = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
             for (int i = 0; i < 200; i++) {
@@ -220,13 +218,13 @@ public abstract class RedisDriverContract {
 
     @Test
     void the_driver_reconnects_after_its_connections_are_cut() {
-        ScriptCall write = call("redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])", "before");
+        FunctionCall write = call("redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])", "before");
         assertThat(driver.run(write)).isEqualTo("before");
 
         assertThat(redis.killConnections(clientName, "normal"))
                 .as("connections named %s (every connection carries the client name)", clientName).isPositive();
 
-        ScriptCall rewrite = call("redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])", "after");
+        FunctionCall rewrite = call("redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])", "after");
         patiently().ignoreException(StoreUnavailableException.class).until(() -> "after".equals(driver.run(rewrite)));
         assertThat(driver.ping()).isTrue();
     }
@@ -475,8 +473,8 @@ public abstract class RedisDriverContract {
     }
 
     /** A call of an inline script on one key of this test. */
-    protected ScriptCall call(String source, String... args) {
-        return new ScriptCall(LuaScript.of("inline", source), List.of(key("inline")), List.of(args));
+    protected FunctionCall call(String source, String... args) {
+        return new FunctionCall(InlineFunction.of("inline", source), List.of(key("inline")), List.of(args));
     }
 
     protected <T extends AutoCloseable> T track(T closeable) {

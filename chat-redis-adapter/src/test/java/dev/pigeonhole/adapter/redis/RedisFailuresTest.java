@@ -32,11 +32,11 @@ class RedisFailuresTest {
             """)
     void wrong_or_missing_credentials_and_permissions_are_unavailable_and_called_a_misconfiguration(String reply,
             String meaning) {
-        RuntimeException ofScript = rules.ofScript("chat_send", new ErrorReply(reply), cause);
+        RuntimeException ofCall = rules.ofCall("function chat_send", new ErrorReply(reply), cause);
         StoreUnavailableException ofPublish = rules.unavailable("PUBLISH to chat:{42}", new ErrorReply(reply), cause);
 
-        assertThat(ofScript).isInstanceOf(StoreUnavailableException.class)
-                .hasMessage(WHERE + "script chat_send: " + meaning + " (" + reply + ")")
+        assertThat(ofCall).isInstanceOf(StoreUnavailableException.class)
+                .hasMessage(WHERE + "function chat_send: " + meaning + " (" + reply + ")")
                 .hasCause(cause);
         assertThat(ofPublish).hasMessage(WHERE + "PUBLISH to chat:{42}: " + meaning + " (" + reply + ")");
     }
@@ -45,9 +45,9 @@ class RedisFailuresTest {
     void a_read_only_replica_is_unavailable_even_when_a_script_met_it() {
         String reply = "READONLY You can't write against a read only replica. script: 9f0c, on @user_script:1.";
 
-        assertThat(rules.ofScript("chat_send", new ErrorReply(reply), cause))
+        assertThat(rules.ofCall("function chat_send", new ErrorReply(reply), cause))
                 .isInstanceOf(StoreUnavailableException.class)
-                .hasMessage(WHERE + "script chat_send: the node is a read-only replica: the configured address names a "
+                .hasMessage(WHERE + "function chat_send: the node is a read-only replica: the configured address names a "
                         + "replica, or a failover is under way (" + reply + ")");
     }
 
@@ -64,10 +64,10 @@ class RedisFailuresTest {
             "MOVED 3999 127.0.0.1:6381",
             "ASK 3999 127.0.0.1:6381"})
     void a_server_that_cannot_serve_right_now_is_unavailable_not_a_script_bug(String reply) {
-        RuntimeException failure = rules.ofScript("chat_read", new ErrorReply(reply), cause);
+        RuntimeException failure = rules.ofCall("function chat_read", new ErrorReply(reply), cause);
 
         assertThat(failure).isInstanceOf(StoreUnavailableException.class)
-                .hasMessageStartingWith(WHERE + "script chat_read: ")
+                .hasMessageStartingWith(WHERE + "function chat_read: ")
                 .hasMessageEndingWith(" (" + reply + ")")
                 .hasMessageNotContaining("answered with an error");
     }
@@ -80,10 +80,10 @@ class RedisFailuresTest {
             "not a member",
             "NOAUTHORITY is not a Redis code: only the whole first word counts"})
     void any_other_error_reply_to_a_script_is_a_bug_in_the_script(String reply) {
-        RuntimeException failure = rules.ofScript("chat_send", new ErrorReply(reply), cause);
+        RuntimeException failure = rules.ofCall("function chat_send", new ErrorReply(reply), cause);
 
         assertThat(failure).isExactlyInstanceOf(IllegalStateException.class)
-                .hasMessage("Redis script chat_send failed: " + reply)
+                .hasMessage("Redis function chat_send failed: " + reply)
                 .hasCause(cause);
     }
 
@@ -105,10 +105,10 @@ class RedisFailuresTest {
             CLOSED             |                  | the driver is closed
             """)
     void no_answer_is_unavailable_in_words_an_operator_can_act_on(Trouble trouble, String detail, String reason) {
-        RuntimeException ofScript = rules.ofScript("chat_send", new NoAnswer(trouble, detail), cause);
+        RuntimeException ofCall = rules.ofCall("function chat_send", new NoAnswer(trouble, detail), cause);
 
-        assertThat(ofScript).isInstanceOf(StoreUnavailableException.class)
-                .hasMessage(WHERE + "script chat_send: " + reason);
+        assertThat(ofCall).isInstanceOf(StoreUnavailableException.class)
+                .hasMessage(WHERE + "function chat_send: " + reason);
     }
 
     @Test
@@ -116,9 +116,9 @@ class RedisFailuresTest {
         NoAnswer leaky = new NoAnswer(Trouble.UNREACHABLE,
                 "Cannot retrieve partitions from [redis://app:" + SECRET + "@10.0.0.7:6380?timeout=2s]\nDetails: more");
 
-        StoreUnavailableException failure = rules.unavailable("script chat_send", leaky, cause);
+        StoreUnavailableException failure = rules.unavailable("function chat_send", leaky, cause);
 
-        assertThat(failure).hasMessage(WHERE + "script chat_send: not reachable "
+        assertThat(failure).hasMessage(WHERE + "function chat_send: not reachable "
                 + "(Cannot retrieve partitions from [redis://10.0.0.7:6380?timeout=2s])");
         assertThat(failure.getMessage()).doesNotContain(SECRET).doesNotContain("app:");
     }
@@ -136,7 +136,7 @@ class RedisFailuresTest {
     void a_cluster_is_named_by_its_seeds() {
         RedisFailures cluster = new RedisFailures(RedisSettings.of(RedisSettings.Endpoint.cluster("10.0.0.1:7000,10.0.0.2:7000")));
 
-        assertThat(cluster.unavailable("script chat_send", new NoAnswer(Trouble.REFUSED, null), cause))
-                .hasMessage("Redis at cluster 10.0.0.1:7000,10.0.0.2:7000 could not serve script chat_send: connection refused");
+        assertThat(cluster.unavailable("function chat_send", new NoAnswer(Trouble.REFUSED, null), cause))
+                .hasMessage("Redis at cluster 10.0.0.1:7000,10.0.0.2:7000 could not serve function chat_send: connection refused");
     }
 }

@@ -42,8 +42,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 public abstract class RedisRefusalContract {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
-    private static final LuaScript WRITE = LuaScript.of("write", "return redis.call('SET', KEYS[1], ARGV[1])");
-    private static final LuaScript READ = LuaScript.of("read", "return redis.call('GET', KEYS[1])");
+    private static final RedisFunction WRITE = InlineFunction.of("write", "return redis.call('SET', KEYS[1], ARGV[1])");
+    private static final RedisFunction READ = InlineFunction.reading("read", "return redis.call('GET', KEYS[1])");
 
     /** A new driver under test, connected per {@code settings}. */
     protected abstract RedisDriver newDriver(RedisSettings settings);
@@ -72,7 +72,7 @@ public abstract class RedisRefusalContract {
         Throwable run = catchThrowable(() -> driver.run(call(WRITE, "k", "v")));
 
         assertThat(run).isInstanceOf(StoreUnavailableException.class)
-                .hasMessageStartingWith("Redis at " + endpoint + " could not serve script write: " + refused.meaning()
+                .hasMessageStartingWith("Redis at " + endpoint + " could not serve function " + WRITE.name() + ": " + refused.meaning()
                         + " (" + refused.code() + " ")
                 .hasMessageNotContaining(password);
         assertRefused(refused, password, () -> driver.runAll(List.of(call(WRITE, "a", "v"), call(READ, "b"))));
@@ -94,7 +94,7 @@ public abstract class RedisRefusalContract {
         Throwable write = catchThrowable(() -> driver.run(call(WRITE, "k", "v")));
 
         assertThat(write).isInstanceOf(StoreUnavailableException.class)
-                .hasMessageStartingWith("Redis at " + endpoint + " could not serve script write: " + refused.meaning()
+                .hasMessageStartingWith("Redis at " + endpoint + " could not serve function " + WRITE.name() + ": " + refused.meaning()
                         + " (" + refused.code() + " ");
         assertThatThrownBy(() -> driver.runAll(List.of(call(READ, "k"), call(WRITE, "k", "v"))))
                 .isInstanceOf(StoreUnavailableException.class)
@@ -130,6 +130,8 @@ public abstract class RedisRefusalContract {
         LocalRedisServer master = track(LocalRedisServer.start());
         LocalRedisServer replica = track(LocalRedisServer.startReplicaOf(master));
         master.target().admin("SET", "k", "from the master");
+        // A replica takes its libraries from its master, and cannot load one itself.
+        loadTestLibraries(master.target(), master.target().masters().getFirst());
         master.target().admin("WAIT", "1", "5000");
         return new Refused(settings(endpoint(replica.target())), "READONLY",
                 "the node is a read-only replica: the configured address names a replica, or a failover is under way",
@@ -140,6 +142,8 @@ public abstract class RedisRefusalContract {
     private Refused clusterRefusingWrites() {
         LocalRedisCluster cluster = track(LocalRedisCluster.start());
         for (RedisNode master : cluster.target().masters()) {
+            // Loading a library is a write, refused as well once the master wants replicas.
+            loadTestLibraries(cluster.target(), master);
             cluster.target().command(master, "CONFIG", "SET", "min-replicas-to-write", "1");
         }
         return new Refused(settings(endpoint(cluster.target())), "NOREPLICAS",
@@ -147,6 +151,12 @@ public abstract class RedisRefusalContract {
     }
 
     // ---- helpers ---------------------------------------------------------------------------
+
+    private static void loadTestLibraries(RedisTarget target, RedisNode node) {
+        for (RedisFunction function : List.of(WRITE, READ)) {
+            target.command(node, "FUNCTION", "LOAD", "REPLACE", function.library().source());
+        }
+    }
 
     private static void assertRefused(Refused refused, String password, Runnable work) {
         Throwable thrown = catchThrowable(work::run);
@@ -160,8 +170,8 @@ public abstract class RedisRefusalContract {
         return RedisSettings.of(endpoint).withTimeouts(TIMEOUT, TIMEOUT).withClientName(RedisTarget.newClientName());
     }
 
-    private static ScriptCall call(LuaScript script, String key, String... args) {
-        return new ScriptCall(script, List.of(key), List.of(args));
+    private static FunctionCall call(RedisFunction script, String key, String... args) {
+        return new FunctionCall(script, List.of(key), List.of(args));
     }
 
     private <T extends AutoCloseable> T track(T closeable) {

@@ -31,17 +31,25 @@ final class RedisStoreFixture {
     }
 
     /**
+     * With patterns carried on a cluster: they are part of the Channels contract, which the
+     * contract suite holds every configuration to.
+     *
      * @param keys     the layout and the prefix no other fixture uses
      * @param decorate wraps the driver every port uses, to count or disturb what it does
      */
     static StoreFixture open(RedisTarget target, RedisClientKind client, KeyLayout keys, Limits limits,
                              UnaryOperator<RedisDriver> decorate) {
+        return open(target, client, keys, limits, decorate, true);
+    }
+
+    /** @param patternsOnCluster whether a cluster publishes classic PUBLISH too, for pattern subscribers */
+    static StoreFixture open(RedisTarget target, RedisClientKind client, KeyLayout keys, Limits limits,
+                             UnaryOperator<RedisDriver> decorate, boolean patternsOnCluster) {
         String clientName = RedisTarget.newClientName();
         RedisSettings settings = settings(target, clientName);
         RedisDriver driver = decorate.apply(Drivers.open(client, settings));
         OnFirstUse<RedisDriver> secondConnection = new OnFirstUse<>(() -> Drivers.open(client, settings));
-        // Patterns are part of the Channels contract, so a cluster publishes for them too.
-        PublishMode publishing = PublishMode.of(driver, true);
+        PublishMode publishing = PublishMode.of(driver, patternsOnCluster);
         return new StoreFixture(
                 new RedisChats(driver, keys, limits, publishing),
                 new RedisMailboxes(driver, keys, limits, publishing),

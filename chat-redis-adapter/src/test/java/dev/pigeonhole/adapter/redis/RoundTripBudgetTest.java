@@ -194,7 +194,7 @@ class RoundTripBudgetTest {
                 .as("consent replace").isEqualTo(new Cost(1, 1));
     }
 
-    /** Round trips asked of the driver, and script calls the server saw (EVALSHA and EVAL together). */
+    /** Round trips asked of the driver, and function calls the server saw (FCALL and FCALL_RO together). */
     record Cost(long roundTrips, long scripts) {
     }
 
@@ -206,11 +206,11 @@ class RoundTripBudgetTest {
     }
 
     /**
-     * Script calls on the server. Other tests' fixtures may share it, but they are not running:
+     * Function calls on the server. Other tests' fixtures may share it, but they are not running:
      * the suite runs one test at a time.
      */
     private long scripts() {
-        return target.commandCalls("evalsha") + target.commandCalls("eval");
+        return target.commandCalls("fcall") + target.commandCalls("fcall_ro");
     }
 
     private void open(RedisClientKind client, boolean cluster) {

@@ -2,7 +2,12 @@ package dev.pigeonhole.testsupport.redis;
 
 import dev.pigeonhole.testsupport.ServerProcess;
 
+import java.time.Duration;
+import org.awaitility.core.ConditionTimeoutException;
+import java.util.ArrayList;
 import java.util.List;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * A private cluster of three masters that one test owns and may reconfigure in ways the shared
@@ -11,11 +16,13 @@ import java.util.List;
  */
 public final class LocalRedisCluster implements AutoCloseable {
 
+    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
+
     private final List<ServerProcess> servers;
     private final RedisTarget target;
 
     private LocalRedisCluster(List<ServerProcess> servers) {
-        this.servers = servers;
+        this.servers = new ArrayList<>(servers);
         String seeds = LocalCluster.seeds(servers);
         this.target = RedisTarget.cluster("private cluster " + seeds, seeds);
     }
@@ -39,6 +46,43 @@ public final class LocalRedisCluster implements AutoCloseable {
     public void requirePassword(String password) {
         for (RedisNode node : target.nodes()) {
             target.command(node, "CONFIG", "SET", "requirepass", password);
+        }
+    }
+
+    /**
+     * Starts one more server and makes it a replica of {@code master}; returns once it has
+     * copied the master's data (and with it the master's function libraries).
+     */
+    public RedisNode addReplicaOf(RedisNode master) {
+        ServerProcess server = ServerProcess.start(new RedisRecipe(RedisServers.requireBinary("a replica"), true, false,
+                List.of()));
+        servers.add(server);
+        RedisNode replica = new RedisNode("127.0.0.1", server.port());
+        String masterId = ((String) target.command(master, "CLUSTER", "MYID"));
+        target.command(replica, "CLUSTER", "MEET", master.host(), Integer.toString(master.port()));
+        await().atMost(SETTLE_TIMEOUT).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
+                .until(() -> target.command(replica, "CLUSTER", "NODES").toString().contains(masterId));
+        target.command(replica, "CLUSTER", "REPLICATE", masterId);
+        await().atMost(SETTLE_TIMEOUT).pollInterval(Duration.ofMillis(20))
+                .until(() -> target.command(replica, "INFO", "replication").toString().contains("master_link_status:up"));
+        return replica;
+    }
+
+    /**
+     * Has {@code replica} take over its master's slots at once (CLUSTER FAILOVER TAKEOVER, which
+     * asks no other master for a vote, as a failover after a master's death ends); returns once
+     * the former master reports itself a replica.
+     */
+    public void failOver(RedisNode replica, RedisNode master) {
+        target.command(replica, "CLUSTER", "FAILOVER", "TAKEOVER");
+        try {
+            await().atMost(SETTLE_TIMEOUT).pollInterval(Duration.ofMillis(20))
+                    .until(() -> target.command(master, "INFO", "replication").toString().contains("role:slave")
+                            && target.command(replica, "INFO", "replication").toString().contains("role:master"));
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("the failover to " + replica + " did not settle; the replica's view:\n"
+                    + target.command(replica, "CLUSTER", "NODES") + "\nthe master's view:\n"
+                    + target.command(master, "CLUSTER", "NODES"), e);
         }
     }
 

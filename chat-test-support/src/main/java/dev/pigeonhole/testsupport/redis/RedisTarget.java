@@ -249,9 +249,12 @@ public final class RedisTarget {
         masters.forEach(master -> call(master, "CONFIG", "RESETSTAT"));
     }
 
-    /** {@code SCRIPT FLUSH} on every node, so the next EVALSHA of any script meets NOSCRIPT. */
-    public void scriptFlush() {
-        nodes.forEach(node -> call(node, "SCRIPT", "FLUSH"));
+    /**
+     * {@code FUNCTION FLUSH} on every master, as a restart without persistence would leave them:
+     * the next call of any function meets "function not found". Replicas follow their masters.
+     */
+    public void functionFlush() {
+        masters.forEach(master -> call(master, "FUNCTION", "FLUSH", "SYNC"));
     }
 
     /**

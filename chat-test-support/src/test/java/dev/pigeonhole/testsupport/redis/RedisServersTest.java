@@ -64,14 +64,16 @@ class RedisServersTest {
     }
 
     @Test
-    void script_flush_makes_the_server_forget_scripts() {
+    void function_flush_makes_the_server_forget_its_libraries() {
         RedisTarget target = RedisServers.single();
-        String sha = target.admin("SCRIPT", "LOAD", "return 'fixture-" + target.newPrefix() + "'");
-        assertThat(target.admin("SCRIPT", "EXISTS", sha)).isEqualTo("[1]");
+        String library = "fixture_" + target.newPrefix().replace(":", "");
+        target.admin("FUNCTION", "LOAD", "#!lua name=" + library + "\nredis.register_function('" + library
+                + "_f', function() return 1 end)");
+        assertThat(target.admin("FUNCTION", "LIST", "LIBRARYNAME", library)).contains(library + "_f");
 
-        target.scriptFlush();
+        target.functionFlush();
 
-        assertThat(target.admin("SCRIPT", "EXISTS", sha)).isEqualTo("[0]");
+        assertThat(target.admin("FUNCTION", "LIST", "LIBRARYNAME", library)).isEqualTo("[]");
     }
 
     @Test

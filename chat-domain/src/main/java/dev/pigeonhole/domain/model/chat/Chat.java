@@ -176,20 +176,15 @@ public final class Chat {
      * @throws InvalidInputException if {@code upTo} is above the last id
      */
     public long acknowledge(UserId member, long upTo) {
-        long cursor = checkAcknowledge(member, upTo);
-        if (upTo <= cursor) {
-            return cursor;
-        }
-        members.moveCursor(member, upTo);
-        trimAcknowledged();
-        return upTo;
+        return checkAcknowledge(member, upTo).move();
     }
 
     /**
      * Acknowledges in several of a member's chats as one step: every chat is checked as
      * {@link #acknowledge} checks it, in {@link ChatId} order, before any cursor moves, so one
-     * refusal (the first in that order) changes nothing. The store holds all of them still
-     * meanwhile, as it holds one chat for one acknowledge.
+     * refusal (the first in that order) changes nothing. Each check hands over the cursor it
+     * read, so moving needs nothing read again. The store holds all of them still meanwhile, as it
+     * holds one chat for one acknowledge.
      *
      * @param upTo  how far to acknowledge in each chat
      * @param chats each of those chats as the store holds it, or empty for one it does not hold
@@ -200,15 +195,10 @@ public final class Chat {
      */
     public static void acknowledgeAll(UserId member, SortedMap<ChatId, Long> upTo,
                                       Function<ChatId, Optional<Chat>> chats) {
-        List<Chat> checked = new ArrayList<>(upTo.size());
-        upTo.forEach((id, up) -> {
-            Chat chat = chats.apply(id).orElseThrow(() -> new UnknownChatException(id));
-            chat.checkAcknowledge(member, up);
-            checked.add(chat);
-        });
-        for (Chat chat : checked) {
-            chat.acknowledge(member, upTo.get(chat.id));
-        }
+        List<Acknowledgement> checked = new ArrayList<>(upTo.size());
+        upTo.forEach((id, up) -> checked.add(chats.apply(id).orElseThrow(() -> new UnknownChatException(id))
+                .checkAcknowledge(member, up)));
+        checked.forEach(Acknowledgement::move);
     }
 
     /**
@@ -382,11 +372,28 @@ public final class Chat {
         }
     }
 
-    /** What an acknowledgement checks before it moves anything: the member's cursor, then upTo. */
-    private long checkAcknowledge(UserId member, long upTo) {
+    /**
+     * What an acknowledgement checks before it moves anything: the member's cursor, then upTo. It
+     * answers with what the move needs, so that moving reads nothing again.
+     */
+    private Acknowledgement checkAcknowledge(UserId member, long upTo) {
         long cursor = checkMember(member);
         checkUpTo(upTo);
-        return cursor;
+        return new Acknowledgement(this, member, cursor, upTo);
+    }
+
+    /** An acknowledgement checked: the member, its cursor as the check read it, and how far to go. */
+    private record Acknowledgement(Chat chat, UserId member, long cursor, long upTo) {
+
+        /** Forward only, then drops what every member has now seen; answers the cursor afterwards. */
+        long move() {
+            if (upTo <= cursor) {
+                return cursor;
+            }
+            chat.members.moveCursor(member, upTo);
+            chat.trimAcknowledged();
+            return upTo;
+        }
     }
 
     private void checkUpTo(long upTo) {

@@ -2,7 +2,6 @@ package dev.pigeonhole.domain.model.chat;
 
 import dev.pigeonhole.domain.model.limits.PendingBudget;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,6 +52,32 @@ public final class PendingChats {
     }
 
     private static long textBytes(Message message) {
-        return message.body().getBytes(StandardCharsets.UTF_8).length;
+        return utf8Length(message.body());
+    }
+
+    /**
+     * How many bytes the text takes in UTF-8, as {@link String#getBytes} would make them (a lone
+     * surrogate becomes one '?'), counted instead of encoded: the budget weighs every message
+     * pending, and encoding each one would copy its whole body only to read a length.
+     */
+    static long utf8Length(String text) {
+        long bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (!Character.isSurrogate(c)) {
+                bytes += 3;
+            } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 1;
+            }
+        }
+        return bytes;
     }
 }

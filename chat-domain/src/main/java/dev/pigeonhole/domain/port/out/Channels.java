@@ -15,7 +15,10 @@ import dev.pigeonhole.domain.model.live.Topic;
  */
 public interface Channels {
 
-    /** Sends the event to everyone subscribed to {@code channel} or a pattern matching it. */
+    /**
+     * Sends the event to everyone subscribed to {@code channel} or a pattern matching it (where
+     * the store carries patterns: see {@link Connection#subscribe}).
+     */
     void publish(Channel channel, LiveEvent event);
 
     /**
@@ -30,6 +33,14 @@ public interface Channels {
         /**
          * Starts delivering the topic's events. Returns only once the store has confirmed it, so
          * that anything published afterwards is certain to arrive; subscribing twice is harmless.
+         *
+         * <p>Patterns may cost a store something on every publish (a Redis Cluster publishes each
+         * event a second, cluster-wide way for them), so a store may be configured not to carry
+         * them. Such a store refuses a {@link dev.pigeonhole.domain.model.live.ChannelPattern}
+         * with an {@link UnsupportedOperationException} naming the setting that turns patterns
+         * on, rather than confirm a subscription that would hear nothing; channels are unaffected.
+         *
+         * @throws UnsupportedOperationException for a pattern, on a store configured without them
          */
         void subscribe(Topic topic);
 

@@ -6,6 +6,7 @@ import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.limits.PendingBudget;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +49,13 @@ class PendingChatsTest {
 
         assertThat(PendingChats.within(new PendingBudget(10, 39), List.of(wide)).getFirst().messages()).hasSize(1);
         assertThat(PendingChats.within(new PendingBudget(10, 40), List.of(wide)).getFirst().messages()).hasSize(2);
+    }
+
+    @Test
+    void a_text_is_weighed_as_its_utf_8_encoding_whatever_its_characters() {
+        for (String text : List.of("plain", "é", "€ and 🙂", "a\uD800b", "\uDC00", "ends high \uD83D", "🙂🙂")) {
+            assertThat(PendingChats.utf8Length(text)).as(text).isEqualTo(text.getBytes(StandardCharsets.UTF_8).length);
+        }
     }
 
     @Test

@@ -1,6 +1,9 @@
 // Sending. A message shows at once as on its way, then goes out under one idempotency key for
 // every attempt: a send whose answer was lost is retried by itself a few times, then offered to
-// the person to try again; one the server refuses puts the words back in the box.
+// the person to try again; one the server refuses puts the words back in the box. A person's
+// messages reach a chat in the order they were typed: each chat's sends go out one after
+// another, the next once the one before it has settled (sent, refused, or given up), since two
+// requests in flight at once may reach the server in either order.
 
 import { ApiError, isTransient, newIdempotencyKey } from './api.js';
 import { refreshChats, scheduleAck } from './chat.js';
@@ -10,6 +13,9 @@ import * as ui from './ui.js';
 const { els } = ui;
 
 const SEND_RETRIES = 3;
+
+/** chat id → the promise that its latest send has settled. */
+const queues = new Map();
 
 export function submitMessage(event) {
   event.preventDefault();
@@ -21,47 +27,68 @@ export function submitMessage(event) {
   ui.fitComposer();
   const send = s.state.addSend(chatId, text, newIdempotencyKey());
   ui.addPendingSend(send, s.user);
-  attemptSend(s, send);
+  inTurn(s, send);
 }
 
+/** Sends after the chat's sends before it have settled. */
+function inTurn(s, send) {
+  const settled = (queues.get(send.chatId) ?? Promise.resolve()).then(() => attemptSend(s, send));
+  queues.set(send.chatId, settled);
+  settled.finally(() => {
+    if (queues.get(send.chatId) === settled) queues.delete(send.chatId);
+  });
+}
+
+const pause = (millis) => new Promise((resolve) => setTimeout(resolve, millis));
+
+/** Sends, retrying by itself what may not have arrived; settles when it has nothing left to try. */
 async function attemptSend(s, send) {
-  if (current !== s) return; // a retry timer that outlived a sign-out
-  try {
-    // The same key on every attempt: if an earlier one did reach the server, this one gets the
-    // stored message back instead of posting it twice.
-    const message = await api.send(send.chatId, send.text, send.key);
-    if (current !== s) return;
-    s.state.dropSend(send.key);
-    ui.removePendingSend(send.key);
-    const fresh = s.state.noteMessage(send.chatId, message);
-    if (fresh && s.state.openChatId === send.chatId) ui.insertMessages([message], s.user);
-    ui.renderChatList(s.state);
-    scheduleAck(s);
-  } catch (error) {
-    if (current !== s) return;
-    if (isTransient(error) && send.attempts < SEND_RETRIES) {
-      s.state.sendRetrying(send.key);
-      ui.setPendingStatus(send, send.status);
-      setTimeout(() => attemptSend(s, send), 1_000 * 2 ** send.attempts);
-    } else if (isTransient(error)) {
-      s.state.sendFailed(send.key);
-      ui.setPendingStatus(send, send.status);
-      report(error);
-    } else {
-      // Refused (too long, no longer a member…): trying again would be refused again, so the
-      // words go back in the box for the person to fix.
+  while (current === s) { // a sign-out ends what was still trying
+    try {
+      // The same key on every attempt: if an earlier one did reach the server, this one gets the
+      // stored message back instead of posting it twice.
+      const message = await api.send(send.chatId, send.text, send.key);
+      if (current !== s) return;
       s.state.dropSend(send.key);
       ui.removePendingSend(send.key);
-      if (s.state.openChatId === send.chatId && !els.messageInput.value) {
-        els.messageInput.value = send.text;
-        ui.fitComposer();
+      const fresh = s.state.noteMessage(send.chatId, message);
+      if (fresh && s.state.openChatId === send.chatId) ui.insertMessages([message], s.user);
+      ui.renderChatList(s.state);
+      scheduleAck(s);
+      return;
+    } catch (error) {
+      if (current !== s) return;
+      if (isTransient(error) && send.attempts < SEND_RETRIES) {
+        s.state.sendRetrying(send.key);
+        ui.setPendingStatus(send, send.status);
+        await pause(1_000 * 2 ** send.attempts);
+        continue;
       }
-      report(error);
-      if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
-        // Not a member any more (left on another device): the list is out of date.
-        refreshChats(s).catch(report);
-      }
+      failed(s, send, error);
+      return;
     }
+  }
+}
+
+/** A send that will not go out by itself: given up after its retries, or refused. */
+function failed(s, send, error) {
+  report(error);
+  if (isTransient(error)) {
+    s.state.sendFailed(send.key);
+    ui.setPendingStatus(send, send.status);
+    return;
+  }
+  // Refused (too long, no longer a member…): trying again would be refused again, so the words
+  // go back in the box for the person to fix.
+  s.state.dropSend(send.key);
+  ui.removePendingSend(send.key);
+  if (s.state.openChatId === send.chatId && !els.messageInput.value) {
+    els.messageInput.value = send.text;
+    ui.fitComposer();
+  }
+  if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+    // Not a member any more (left on another device): the list is out of date.
+    refreshChats(s).catch(report);
   }
 }
 
@@ -74,7 +101,7 @@ export function onPendingAction(event) {
   if (button.dataset.action === 'retry') {
     s.state.sendAgain(send.key);
     ui.setPendingStatus(send, send.status);
-    attemptSend(s, send);
+    inTurn(s, send);
   } else {
     s.state.dropSend(send.key);
     ui.removePendingSend(send.key);

@@ -7,6 +7,7 @@ import java.util.Set;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
@@ -113,6 +114,18 @@ final class ClusterHandle implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.debug("could not clear a node pool: {}", e.getMessage());
             }
+        }
+    }
+
+    /** Every primary's address, host:port. */
+    List<String> primaries() {
+        return List.copyOf(established().provider().getPrimaryNodes().keySet());
+    }
+
+    /** Sends a command that names no key to the primary at {@code node}, host:port. */
+    Object onPrimary(String node, CommandArguments command) {
+        try (Connection connection = established().provider().getConnection(HostAndPort.from(node))) {
+            return connection.executeCommand(command);
         }
     }
 

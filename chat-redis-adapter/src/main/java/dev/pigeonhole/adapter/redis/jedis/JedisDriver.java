@@ -1,14 +1,15 @@
 package dev.pigeonhole.adapter.redis.jedis;
 
+import dev.pigeonhole.adapter.redis.FunctionLibrary;
+import dev.pigeonhole.adapter.redis.MissingFunctionException;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisFailures;
 import dev.pigeonhole.adapter.redis.RedisSettings;
-import dev.pigeonhole.adapter.redis.ScriptCall;
+import dev.pigeonhole.adapter.redis.FunctionCall;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
@@ -71,17 +74,24 @@ public final class JedisDriver implements RedisDriver {
     }
 
     @Override
-    public Object run(ScriptCall call) {
+    public Object run(FunctionCall call) {
         Objects.requireNonNull(call, "call");
-        String name = call.script().name();
-        UnifiedJedis client = client("script " + name);
+        return FunctionLibrary.loadingOnMiss(this, call, () -> callOnce(call));
+    }
+
+    private Object callOnce(FunctionCall call) {
+        String name = call.function().name();
+        String action = "function " + name;
+        UnifiedJedis client = client(action);
         Object reply;
         try {
-            reply = followingRedirections(() -> evaluate(client, call));
+            reply = followingRedirections(() -> call.function().readOnly()
+                    ? client.fcallReadonly(name, call.keys(), call.args())
+                    : client.fcall(name, call.keys(), call.args()));
         } catch (RuntimeException e) {
-            throw scriptFailure(name, e);
+            throw callFailure(action, e);
         }
-        return Replies.normalize(name, reply);
+        return Replies.normalize(action, reply);
     }
 
     /**
@@ -100,44 +110,32 @@ public final class JedisDriver implements RedisDriver {
         }
     }
 
-    private static Object evaluate(UnifiedJedis client, ScriptCall call) {
-        try {
-            return client.evalsha(call.script().sha1(), call.keys(), call.args());
-        } catch (JedisDataException e) {
-            if (!JedisFailures.isNoScript(e)) {
-                throw e;
-            }
-            return client.eval(call.script().source(), call.keys(), call.args());
-        }
-    }
-
     @Override
-    public List<Object> runAll(List<ScriptCall> calls) {
+    public List<Object> runAll(List<FunctionCall> calls) {
         Objects.requireNonNull(calls, "calls");
         if (calls.isEmpty()) {
             return List.of();
         }
-        UnifiedJedis client = client(calls.size() + " pipelined scripts");
+        UnifiedJedis client = client(calls.size() + " pipelined functions");
         int count = calls.size();
         Object[] replies = new Object[count];
-        boolean[] all = new boolean[count];
-        Arrays.fill(all, true);
-        pipelineLoading(client::pipelined, calls, all, replies);
+        pipeline(client::pipelined, calls, replies);
 
         List<Object> results = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             Object reply = replies[i];
-            if (reply instanceof RuntimeException e && cluster != null && JedisFailures.isRedirection(e)) {
-                // The slot moved while the pipeline was built; the call never ran, so send it
-                // again on its own, which follows the redirection.
-                reply = run(calls.get(i));
-                results.add(reply);
+            if (reply instanceof RuntimeException e && (cluster != null && JedisFailures.isRedirection(e)
+                    || callFailure("function " + calls.get(i).function().name(), e) instanceof MissingFunctionException)) {
+                // The slot moved while the pipeline was built, or the node lost the library; the
+                // call never ran, so make it again on its own, which follows the redirection or
+                // loads the library.
+                results.add(run(calls.get(i)));
                 continue;
             }
             if (reply instanceof RuntimeException e) {
-                throw scriptFailure(calls.get(i).script().name(), e);
+                throw callFailure("function " + calls.get(i).function().name(), e);
             }
-            results.add(Replies.normalize(calls.get(i).script().name(), reply));
+            results.add(Replies.normalize("function " + calls.get(i).function().name(), reply));
         }
         return Collections.unmodifiableList(results);
     }
@@ -145,6 +143,15 @@ public final class JedisDriver implements RedisDriver {
     @Override
     public String nodeOf(String key) {
         return cluster == null ? singleNode.toString() : owner(key).toString();
+    }
+
+    @Override
+    public String currentNodeOf(String key) {
+        if (cluster == null) {
+            return singleNode.toString();
+        }
+        cluster.refresh();
+        return owner(key).toString();
     }
 
     private HostAndPort owner(String key) {
@@ -156,60 +163,63 @@ public final class JedisDriver implements RedisDriver {
     }
 
     /**
-     * Sends the selected calls in one pipeline, then again with their source those whose script
-     * the server did not know (NOSCRIPT): each reply, or the error reply Redis gave for it, lands
-     * at the call's index.
+     * Sends the calls in one pipeline and stores each reply, or the error reply Redis gave for
+     * it, at the call's index. A failure of the connection itself fails the whole batch.
      */
-    private void pipelineLoading(Supplier<AbstractPipeline> pipelines, List<ScriptCall> calls, boolean[] selected,
-                                 Object[] replies) {
-        pipeline(pipelines, calls, selected, replies, false);
-        boolean[] unknown = new boolean[calls.size()];
-        boolean anyUnknown = false;
-        for (int i = 0; i < calls.size(); i++) {
-            if (selected[i] && replies[i] instanceof JedisDataException e && JedisFailures.isNoScript(e)) {
-                unknown[i] = true;
-                anyUnknown = true;
-            }
-        }
-        if (anyUnknown) {
-            pipeline(pipelines, calls, unknown, replies, true);
-        }
-    }
-
-    /**
-     * Sends the selected calls in one pipeline and stores each reply, or the error reply Redis
-     * gave for it, at the call's index. A failure of the connection itself fails the whole batch.
-     */
-    private void pipeline(Supplier<AbstractPipeline> pipelines, List<ScriptCall> calls, boolean[] selected,
-                          Object[] replies, boolean withSource) {
+    private void pipeline(Supplier<AbstractPipeline> pipelines, List<FunctionCall> calls, Object[] replies) {
         List<Response<Object>> responses = new ArrayList<>(calls.size());
         try (AbstractPipeline pipeline = pipelines.get()) {
-            for (int i = 0; i < calls.size(); i++) {
-                ScriptCall call = calls.get(i);
-                if (!selected[i]) {
-                    responses.add(null);
-                } else if (withSource) {
-                    responses.add(pipeline.eval(call.script().source(), call.keys(), call.args()));
-                } else {
-                    responses.add(pipeline.evalsha(call.script().sha1(), call.keys(), call.args()));
-                }
+            for (FunctionCall call : calls) {
+                String name = call.function().name();
+                responses.add(call.function().readOnly()
+                        ? pipeline.fcallReadonly(name, call.keys(), call.args())
+                        : pipeline.fcall(name, call.keys(), call.args()));
             }
             pipeline.sync();
             for (int i = 0; i < calls.size(); i++) {
-                if (selected[i]) {
-                    try {
-                        replies[i] = responses.get(i).get();
-                    } catch (JedisDataException e) {
-                        replies[i] = e;
-                    }
+                try {
+                    replies[i] = responses.get(i).get();
+                } catch (JedisDataException e) {
+                    replies[i] = e;
                 }
             }
         } catch (JedisException e) {
             afterFailure(e);
-            throw failures.unavailable(calls.size() + " pipelined scripts", e);
+            throw failures.unavailable(calls.size() + " pipelined functions", e);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("Redis pipeline of " + calls.size() + " scripts failed unexpectedly", e);
+            throw new IllegalStateException("Redis pipeline of " + calls.size() + " functions failed unexpectedly", e);
         }
+    }
+
+    @Override
+    public List<String> primaries() {
+        if (cluster == null) {
+            return List.of(singleNode.toString());
+        }
+        try {
+            return cluster.primaries();
+        } catch (JedisException e) {
+            throw failures.unavailable("the cluster's primaries", e);
+        }
+    }
+
+    @Override
+    public Object onNode(String node, List<String> command) {
+        String what = command.getFirst() + " on " + node;
+        if (closed) {
+            throw failures.closed(what);
+        }
+        Protocol.Command name = Protocol.Command.valueOf(command.getFirst());
+        String[] arguments = command.subList(1, command.size()).toArray(String[]::new);
+        Object reply;
+        try {
+            reply = cluster == null
+                    ? single.sendCommand(name, arguments)
+                    : cluster.onPrimary(node, new CommandArguments(name).addObjects((Object[]) arguments));
+        } catch (RuntimeException e) {
+            throw callFailure(what, e);
+        }
+        return Replies.normalize(what, reply);
     }
 
     @Override
@@ -303,18 +313,18 @@ public final class JedisDriver implements RedisDriver {
         }
     }
 
-    private RuntimeException scriptFailure(String name, RuntimeException e) {
+    private RuntimeException callFailure(String name, RuntimeException e) {
         if (e instanceof JedisException jedis) {
             afterFailure(jedis);
             if (closed) {
-                return failures.closed("script " + name);
+                return failures.closed(name);
             }
-            return failures.ofScript(name, jedis);
+            return failures.ofCall(name, jedis);
         }
         if (e instanceof StoreUnavailableException || e instanceof IllegalStateException) {
             return e;
         }
-        return new IllegalStateException("Redis script " + name + " failed unexpectedly", e);
+        return new IllegalStateException("Redis " + name + " failed unexpectedly", e);
     }
 
     /** After a dead connection, the idle ones beside it are likely dead too: let new ones replace them. */

@@ -31,17 +31,17 @@ final class JedisFailures {
     }
 
     /**
-     * The failure of a script call. An error reply the call itself threw is the script's answer;
+     * The failure of a function call. An error reply the call itself threw is the function's answer;
      * anything wrapped in another exception happened on the way, such as connecting.
      */
-    RuntimeException ofScript(String scriptName, RuntimeException e) {
+    RuntimeException ofCall(String action, RuntimeException e) {
         RedisFailure failure = read(e);
         return e instanceof JedisDataException
-                ? rules.ofScript(scriptName, failure, e)
-                : rules.unavailable("script " + scriptName, failure, e);
+                ? rules.ofCall(action, failure, e)
+                : rules.unavailable(action, failure, e);
     }
 
-    /** The failure of anything else the driver does (publish, subscribe): never a script bug. */
+    /** The failure of anything else the driver does (publish, subscribe): never a function's bug. */
     StoreUnavailableException unavailable(String action, Throwable e) {
         return rules.unavailable(action, read(e), e);
     }

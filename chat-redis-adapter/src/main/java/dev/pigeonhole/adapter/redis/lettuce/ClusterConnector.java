@@ -116,4 +116,23 @@ final class ClusterConnector extends Connector<StatefulRedisClusterConnection<St
         return Optional.ofNullable(connection.getPartitions().getPartitionBySlot(SlotHash.getSlot(key)))
                 .map(node -> node.getUri().getHost() + ":" + node.getUri().getPort());
     }
+
+    @Override
+    CompletableFuture<?> refresh() {
+        return client.refreshPartitionsAsync().toCompletableFuture();
+    }
+
+    @Override
+    List<String> primaries(StatefulRedisClusterConnection<String, String> connection) {
+        return masters(connection).stream().map(node -> node.getUri().getHost() + ":" + node.getUri().getPort()).toList();
+    }
+
+    @Override
+    CompletableFuture<BaseRedisAsyncCommands<String, String>> commandsOn(
+            StatefulRedisClusterConnection<String, String> connection, String node) {
+        int colon = node.lastIndexOf(':');
+        return connection.getConnectionAsync(node.substring(0, colon), Integer.parseInt(node.substring(colon + 1)))
+                .thenApply(nodeConnection -> (BaseRedisAsyncCommands<String, String>) nodeConnection.async())
+                .toCompletableFuture();
+    }
 }

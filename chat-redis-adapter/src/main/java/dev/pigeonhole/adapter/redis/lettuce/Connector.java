@@ -18,6 +18,8 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.channel.Channel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +52,7 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     final ClientResources resources;
     private final AtomicReference<CompletableFuture<C>> connection = new AtomicReference<>();
     private volatile BaseRedisAsyncCommands<String, String> commands;
+    private volatile LettuceTransport transport;
     private volatile boolean closed;
 
     /**
@@ -63,6 +66,13 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
         // Jittered, so that many processes losing one Redis do not all come back in step.
         this.resources = DefaultClientResources.builder()
                 .reconnectDelay(Delay.equalJitter(Duration.ZERO, MAX_RECONNECT_DELAY, 1, TimeUnit.MILLISECONDS))
+                .nettyCustomizer(new NettyCustomizer() {
+                    @Override
+                    public void afterChannelInitialized(Channel channel) {
+                        transport = LettuceTransport.of(channel);
+                        LettuceTransport.nameOnce(channel);
+                    }
+                })
                 .build();
     }
 
@@ -110,6 +120,14 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
                 .withClientName(settings.clientName());
     }
 
+    /**
+     * The transport of the channels this connector's client opened (Lettuce picks it for the
+     * whole process: {@link LettuceTransport}), or empty before the first one.
+     */
+    final Optional<LettuceTransport> transport() {
+        return Optional.ofNullable(transport);
+    }
+
     /** Where Redis is, for logs; never shows a password. */
     final String endpoint() {
         return settings.endpoint().toString();
@@ -128,6 +146,15 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
 
     /** The address of the node that serves the key's slot, or empty if none is known. */
     abstract Optional<String> nodeOf(C connection, String key);
+
+    /** Reads the cluster's slot map afresh; nothing to read on a single node. */
+    abstract CompletableFuture<?> refresh();
+
+    /** Every primary's address, host:port, as {@link #nodeOf} names them. */
+    abstract List<String> primaries(C connection);
+
+    /** The commands of the connection to the primary at {@code node}, host:port. */
+    abstract CompletableFuture<BaseRedisAsyncCommands<String, String>> commandsOn(C connection, String node);
 
     /** A new subscription connection, the cluster kind on a cluster. */
     abstract CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub(C connection);
@@ -152,6 +179,16 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
         return nodeOf(failures.await(connection(), "the node of " + key, deadline), key);
     }
 
+    /** {@link #primaries(StatefulConnection)}, connecting first if needed. */
+    final CompletableFuture<List<String>> primaries() {
+        return connection().thenApply(this::primaries);
+    }
+
+    /** {@link #commandsOn(StatefulConnection, String)}, connecting first if needed. */
+    final CompletableFuture<BaseRedisAsyncCommands<String, String>> commandsOn(String node) {
+        return connection().thenCompose(connected -> commandsOn(connected, node));
+    }
+
     final CompletableFuture<Boolean> ping() {
         return connection().thenCompose(this::ping);
     }
@@ -168,8 +205,8 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
      * Redis's answer (WRONGPASS, NOAUTH) is passed on. The answer tells a misconfiguration from an
      * outage, and a later attempt carries it; on a busy machine the race can be lost twice, so one
      * retry was not always enough. Only an attempt whose socket was opened (no refusal, timeout or
-     * reset from the JDK in the chain) is tried again, so an outage costs no second wait; nothing
-     * was sent but the handshake, so trying again is harmless.
+     * reset from the JDK or from epoll in the chain) is tried again, so an outage costs no second
+     * wait; nothing was sent but the handshake, so trying again is harmless.
      */
     private static <T> CompletableFuture<T> keepingTheReason(Supplier<CompletableFuture<T>> attempt) {
         return keepingTheReason(attempt, ATTEMPTS_FOR_A_REASON);
@@ -185,7 +222,8 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
         List<Throwable> chain = RedisFailure.chain(failure);
         return chain.stream().noneMatch(RedisCommandExecutionException.class::isInstance)
                 && chain.stream().anyMatch(RedisConnectionException.class::isInstance)
-                && RedisFailure.fromJdk(failure).isEmpty();
+                && RedisFailure.fromJdk(failure).isEmpty()
+                && LettuceFailures.fromEpoll(failure).isEmpty();
     }
 
     /**

@@ -1,13 +1,14 @@
 package dev.pigeonhole.adapter.redis.lettuce;
 
+import dev.pigeonhole.adapter.redis.FunctionLibrary;
+import dev.pigeonhole.adapter.redis.MissingFunctionException;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisFailures;
 import dev.pigeonhole.adapter.redis.RedisSettings;
-import dev.pigeonhole.adapter.redis.ScriptCall;
+import dev.pigeonhole.adapter.redis.FunctionCall;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
@@ -22,9 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -56,7 +55,7 @@ public final class LettuceDriver implements RedisDriver {
         Objects.requireNonNull(settings, "settings");
         this.connector = Connector.of(settings);
         // Waiting longer than Lettuce's own timeouts only matters when they cannot apply (a connect
-        // attempt stuck behind another); two commands fit for the EVALSHA, EVAL fallback.
+        // attempt stuck behind another); a second command's time is kept as slack.
         this.failures = new LettuceFailures(new RedisFailures(settings),
                 settings.connectTimeout().plus(settings.commandTimeout().multipliedBy(2)));
         this.pingPatience = settings.connectTimeout().plus(settings.commandTimeout());
@@ -66,36 +65,78 @@ public final class LettuceDriver implements RedisDriver {
     }
 
     @Override
-    public Object run(ScriptCall call) {
+    public Object run(FunctionCall call) {
         Objects.requireNonNull(call, "call");
+        return FunctionLibrary.loadingOnMiss(this, call, () -> callOnce(call));
+    }
+
+    private Object callOnce(FunctionCall call) {
         long deadline = failures.deadline();
-        BaseRedisAsyncCommands<String, String> commands = commands("script " + call.script().name(), deadline);
-        return failures.awaitScript(run(commands, call), call.script().name(), deadline);
+        BaseRedisAsyncCommands<String, String> commands = commands("function " + call.function().name(), deadline);
+        return failures.awaitCall(send(commands, call), "function " + call.function().name(), deadline);
     }
 
     @Override
-    public List<Object> runAll(List<ScriptCall> calls) {
+    public List<Object> runAll(List<FunctionCall> calls) {
         Objects.requireNonNull(calls, "calls");
         if (calls.isEmpty()) {
             return List.of();
         }
         long deadline = failures.deadline();
-        BaseRedisAsyncCommands<String, String> commands = commands(calls.size() + " pipelined scripts", deadline);
+        BaseRedisAsyncCommands<String, String> commands = commands(calls.size() + " pipelined functions", deadline);
         List<CompletableFuture<Object>> pending = new ArrayList<>(calls.size());
-        for (ScriptCall call : calls) {
-            pending.add(run(commands, call));
+        for (FunctionCall call : calls) {
+            pending.add(send(commands, call));
         }
         List<Object> replies = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
-            replies.add(failures.awaitScript(pending.get(i), calls.get(i).script().name(), deadline));
+            try {
+                replies.add(failures.awaitCall(pending.get(i), "function " + calls.get(i).function().name(), deadline));
+            } catch (MissingFunctionException e) {
+                // The node lost the library; the call never ran, so make it again on its own,
+                // which loads the library first.
+                replies.add(run(calls.get(i)));
+            }
         }
         return Collections.unmodifiableList(replies);
+    }
+
+    @Override
+    public List<String> primaries() {
+        checkOpen("the primaries");
+        return failures.await(connector.primaries(), "the primaries", failures.deadline());
+    }
+
+    @Override
+    public Object onNode(String node, List<String> command) {
+        String what = command.getFirst() + " on " + node;
+        checkOpen(what);
+        long deadline = failures.deadline();
+        BaseRedisAsyncCommands<String, String> commands = failures.await(connector.commandsOn(node), what, deadline);
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+        command.subList(1, command.size()).forEach(args::add);
+        CompletableFuture<Object> reply;
+        try {
+            reply = commands.dispatch(CommandType.valueOf(command.getFirst()), new ReplyOutput(), args).toCompletableFuture();
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        return failures.awaitCall(reply, what, deadline);
     }
 
     @Override
     public String nodeOf(String key) {
         checkOpen("the node of " + key);
         return connector.nodeOf(failures, key, failures.deadline()).orElseThrow(() -> new StoreUnavailableException(
+                "no node of the cluster at " + connector.endpoint() + " is known to serve the slot of " + key, null));
+    }
+
+    @Override
+    public String currentNodeOf(String key) {
+        checkOpen("the node of " + key);
+        long deadline = failures.deadline();
+        failures.await(connector.refresh(), "the cluster's slot map", deadline);
+        return connector.nodeOf(failures, key, deadline).orElseThrow(() -> new StoreUnavailableException(
                 "no node of the cluster at " + connector.endpoint() + " is known to serve the slot of " + key, null));
     }
 
@@ -185,38 +226,21 @@ public final class LettuceDriver implements RedisDriver {
         }
     }
 
-    /** EVALSHA, then EVAL if the server does not have the script yet (EVAL also caches it). */
-    private CompletableFuture<Object> run(BaseRedisAsyncCommands<String, String> commands, ScriptCall call) {
-        CompletableFuture<Object> evalsha;
-        try {
-            evalsha = send(commands, CommandType.EVALSHA, call.script().sha1(), call);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return evalsha.exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
-                ? send(commands, CommandType.EVAL, call.script().source(), call)
-                : CompletableFuture.failedFuture(failure));
-    }
-
     /**
-     * Sends the script by digest or by source. The keys go in as keys, so that a cluster routes the
-     * command by the first one; every key of a call shares its slot by construction.
+     * FCALL or FCALL_RO. The keys go in as keys, so that a cluster routes the command by the first
+     * one; every key of a call shares its slot by construction.
      */
-    private static CompletableFuture<Object> send(BaseRedisAsyncCommands<String, String> commands, CommandType type,
-                                                  String script, ScriptCall call) {
+    private static CompletableFuture<Object> send(BaseRedisAsyncCommands<String, String> commands, FunctionCall call) {
         CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8)
-                .addValue(script)
+                .add(call.function().name())
                 .add(call.keys().size())
                 .addKeys(call.keys())
                 .addValues(call.args());
-        return commands.dispatch(type, new ReplyOutput(), args).toCompletableFuture();
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable current = failure;
-        while ((current instanceof CompletionException || current instanceof ExecutionException) && current.getCause() != null) {
-            current = current.getCause();
+        try {
+            return commands.dispatch(call.function().readOnly() ? CommandType.FCALL_RO : CommandType.FCALL,
+                    new ReplyOutput(), args).toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
-        return current;
     }
 }

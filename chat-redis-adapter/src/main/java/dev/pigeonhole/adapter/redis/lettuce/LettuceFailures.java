@@ -10,8 +10,10 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
+import io.netty.channel.unix.Errors;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -69,9 +71,9 @@ final class LettuceFailures {
         return await(stage, action, deadline, failure -> translate(failure, action));
     }
 
-    /** The reply of a script call; an error reply from the script itself is an {@link IllegalStateException}. */
-    <T> T awaitScript(CompletionStage<T> stage, String scriptName, long deadline) {
-        return await(stage, "script " + scriptName, deadline, failure -> ofScript(failure, scriptName));
+    /** The reply of a function call; an error reply from the function itself is an {@link IllegalStateException}. */
+    <T> T awaitCall(CompletionStage<T> stage, String action, long deadline) {
+        return await(stage, action, deadline, failure -> ofCall(failure, action));
     }
 
     private <T> T await(CompletionStage<T> stage, String action, long deadline, Function<Throwable, RuntimeException> failed) {
@@ -90,7 +92,7 @@ final class LettuceFailures {
         }
     }
 
-    /** Any failure of {@code action} as unavailability: nothing but a script can have a bug of its own. */
+    /** Any failure of {@code action} as unavailability: nothing but a function can have a bug of its own. */
     RuntimeException translate(Throwable failure, String action) {
         Throwable cause = unwrap(failure);
         if (cause instanceof StoreUnavailableException translated) {
@@ -99,16 +101,16 @@ final class LettuceFailures {
         return rules.unavailable(action, read(cause), cause);
     }
 
-    /** A script call's failure: the script's own error reply, or trouble on the way to it. */
-    private RuntimeException ofScript(Throwable failure, String scriptName) {
+    /** A function call's failure: the function's own error reply, or trouble on the way to it. */
+    private RuntimeException ofCall(Throwable failure, String action) {
         Throwable cause = unwrap(failure);
         if (cause instanceof StoreUnavailableException translated) {
             return translated;
         }
         RedisFailure read = read(cause);
         return cause instanceof RedisCommandExecutionException
-                ? rules.ofScript(scriptName, read, cause)
-                : rules.unavailable("script " + scriptName, read, cause);
+                ? rules.ofCall(action, read, cause)
+                : rules.unavailable(action, read, cause);
     }
 
     StoreUnavailableException closed(String action) {
@@ -131,13 +133,25 @@ final class LettuceFailures {
                 return new NoAnswer(Trouble.INTERRUPTED, null);
             }
         }
-        return RedisFailure.fromJdk(failure).orElseGet(() -> switch (failure) {
+        return RedisFailure.fromJdk(failure).or(() -> fromEpoll(failure)).orElseGet(() -> switch (failure) {
             // Commands in flight when a connection drops are cancelled with it.
             case CancellationException e -> new NoAnswer(Trouble.BROKEN, "cancelled");
             case RedisConnectionException e -> new NoAnswer(Trouble.UNREACHABLE, null);
             // "Currently not connected", "Connection closed": Redis could not be reached.
             default -> new NoAnswer(Trouble.UNREACHABLE, failure.getMessage());
         });
+    }
+
+    /**
+     * A socket error that Netty's epoll transport read: its own {@code IOException} where NIO
+     * raises the JDK's {@code SocketException} ("Connection reset"), so that a reset reads as a
+     * broken connection on either transport. A refused connect is a {@code ConnectException} on both.
+     */
+    static Optional<NoAnswer> fromEpoll(Throwable failure) {
+        return RedisFailure.chain(failure).stream()
+                .filter(Errors.NativeIoException.class::isInstance)
+                .findFirst()
+                .map(error -> new NoAnswer(Trouble.BROKEN, error.getMessage()));
     }
 
     private static Throwable unwrap(Throwable failure) {

@@ -11,6 +11,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.net.URI;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -98,5 +99,21 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
     @Override
     Optional<String> nodeOf(StatefulRedisConnection<String, String> connection, String key) {
         return Optional.of(endpoint());
+    }
+
+    @Override
+    CompletableFuture<?> refresh() {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    List<String> primaries(StatefulRedisConnection<String, String> connection) {
+        return List.of(endpoint());
+    }
+
+    @Override
+    CompletableFuture<BaseRedisAsyncCommands<String, String>> commandsOn(StatefulRedisConnection<String, String> connection,
+                                                                          String node) {
+        return CompletableFuture.completedFuture(connection.async());
     }
 }

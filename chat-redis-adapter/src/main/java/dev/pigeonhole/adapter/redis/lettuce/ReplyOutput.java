@@ -4,6 +4,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.CommandOutput;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -34,6 +35,8 @@ final class ReplyOutput extends CommandOutput<String, String, Object> {
     }
 
     private final Deque<OpenArray> open = new ArrayDeque<>();
+    /** Where a bulk string from a direct buffer is copied to before it becomes a String; grows as needed. */
+    private byte[] scratch = new byte[0];
 
     ReplyOutput() {
         super(StringCodec.UTF8, null);
@@ -41,7 +44,7 @@ final class ReplyOutput extends CommandOutput<String, String, Object> {
 
     @Override
     public void set(ByteBuffer bytes) {
-        add(bytes == null ? null : codec.decodeValue(bytes));
+        add(bytes == null ? null : text(bytes));
     }
 
     @Override
@@ -98,6 +101,22 @@ final class ReplyOutput extends CommandOutput<String, String, Object> {
         if (elements > 0) {
             open.push(new OpenArray(items, elements));
         }
+    }
+
+    /**
+     * The bulk string as UTF-8 text, as the codec would decode it, without the buffer wrappers the
+     * codec makes for every value: a reply of a thousand values is a thousand of them.
+     */
+    private String text(ByteBuffer bytes) {
+        int length = bytes.remaining();
+        if (bytes.hasArray()) {
+            return new String(bytes.array(), bytes.arrayOffset() + bytes.position(), length, StandardCharsets.UTF_8);
+        }
+        if (scratch.length < length) {
+            scratch = new byte[Math.max(length, 2 * scratch.length)];
+        }
+        bytes.get(bytes.position(), scratch, 0, length);
+        return new String(scratch, 0, length, StandardCharsets.UTF_8);
     }
 
     /**

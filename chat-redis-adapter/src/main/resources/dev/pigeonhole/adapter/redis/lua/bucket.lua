@@ -1,7 +1,7 @@
--- RateLimit.take (dev.pigeonhole.domain.model.limits.RateLimit) in Lua, for the scripts that take a
--- token inside their own atomic step. A bucket is one number, the time it is full again, in
--- milliseconds; the arithmetic is the Java method's, line for line, in whole milliseconds.
--- Put in front of the scripts that take tokens, after common.lua.
+-- RateLimit.take (dev.pigeonhole.domain.model.limits.RateLimit) in Lua, for the functions that
+-- take a token inside their own atomic step: a chat's send and a user's quota. A bucket is one
+-- number, the time it is full again, in milliseconds; the arithmetic is the Java method's, line
+-- for line, in whole milliseconds.
 
 -- interval: the limit's interval in ms, 0 for RateLimit.NONE. Answers admitted, full_at, retry_after.
 local function take(full_at, now, burst, interval)

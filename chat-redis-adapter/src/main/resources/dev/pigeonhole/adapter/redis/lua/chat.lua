@@ -1,21 +1,20 @@
 -- The Chat aggregate (dev.pigeonhole.domain.model.chat.Chat) in Lua, for the one place Java cannot
 -- run: inside Redis's atomic step. Each function is the Java method or step of the same name,
 -- with the same checks in the same order; a refusal here is an exception there. The contract
--- suite runs random operations against Chat and against these scripts side by side, so the
--- two cannot drift apart unnoticed. Put in front of every chat script, after common.lua.
+-- suite runs random operations against Chat and against these functions side by side, so the
+-- two cannot drift apart unnoticed. Like Chat.java it stays one file, since it is one aggregate;
+-- what Redis calls of it, and with what keys and arguments, is in chat_functions.lua.
 --
--- Every chat script takes the chat's nine keys first, in this order (they share one hash tag,
--- so one cluster slot); a script's own header names what follows. joined holds each member's
--- join point; open exists only for a chat open to all; buckets holds the send buckets of those
--- who sent lately (RateLimit.take, from bucket.lua, which goes in front of this file);
--- generation is the membership generation.
-local chat = { members = KEYS[1], ids = KEYS[2], msgs = KEYS[3], sent = KEYS[4], windows = KEYS[5],
-               joined = KEYS[6], open = KEYS[7], buckets = KEYS[8], generation = KEYS[9] }
+-- A chat's nine keys share one hash tag, so one cluster slot. joined holds each member's join
+-- point; open exists only for a chat open to all; buckets holds the send buckets of those who
+-- sent lately (RateLimit.take, from bucket.lua); generation is the membership generation.
+-- Every step works on the chat that focus() last pointed it at.
+local chat = {}
 
--- A script about several chats names each chat's nine keys in its arguments (in this order; a
--- call's declared keys, which route it, must share one slot, and the flag allow-cross-slot-keys
--- lets a script reach the other slots of its node) and points the steps below at one chat's,
--- from position at of names, before it works on that chat.
+-- Points the steps at one chat's nine keys, from position at of names, in this order. A function
+-- about one chat is given them as its keys; a function about several names each chat's keys in
+-- its arguments (a call's declared keys, which route it, must share one slot, and the flag
+-- allow-cross-slot-keys lets a function reach the other slots of its node).
 local CHAT_KEYS = 9
 local function focus(names, at)
   chat.members, chat.ids, chat.msgs = names[at], names[at + 1], names[at + 2]
@@ -41,14 +40,20 @@ local function check_visible_to(user)
   end
 end
 
--- The member's cursor: how every operation but join checks who is asking. To anyone outside
--- it a private chat answers as one that does not exist.
+-- What check_member refuses a user outside the chat with, as a reply. To anyone outside it a
+-- private chat answers as one that does not exist.
+local function outsider(user)
+  if redis.call('EXISTS', chat.members) == 0 or redis.call('EXISTS', chat.open) == 0 then
+    return { 'NO_CHAT' }
+  end
+  return { 'NOT_MEMBER', user }
+end
+
+-- The member's cursor: how every operation but join checks who is asking.
 local function check_member(user)
   local cursor = redis.call('ZSCORE', chat.members, user)
   if not cursor then
-    check_exists()
-    check_visible_to(user)
-    refuse('NOT_MEMBER', user)
+    refuse(unpack(outsider(user)))
   end
   return tonumber(cursor)
 end
@@ -209,16 +214,6 @@ local function stale_generation()
   return clock() - 1
 end
 
--- A leave refused because the member is out already, or the chat gone, answers with the stale
--- generation after its refusal: a leave tried again after its index step was lost then gets that
--- step done.
-local function out_already(reply)
-  if reply[1] ~= 'LEFT' then
-    reply[#reply + 1] = stale_generation()
-  end
-  return reply
-end
-
 -- ------------------------------------------------------------------ the operations
 
 -- Chat.send. message: { tail, at, key_field ('' for none), key_window, digest };
@@ -279,47 +274,48 @@ local function open(creator, others, access, first, limits, publishing)
 end
 
 -- What an acknowledgement checks before it moves anything: the member's cursor, then up_to.
+-- Answers the cursor, which the move then needs.
 local function check_acknowledge(member, up_to)
   local cursor = check_member(member)
   check_up_to(up_to)
   return cursor
 end
 
--- Chat.acknowledge: forward only, then drop what every member has seen.
-local function acknowledge(member, up_to)
-  local cursor = check_acknowledge(member, up_to)
+-- Acknowledgement.move: what an acknowledgement moves once checked, from the cursor the check
+-- read: forward only, then drop what every member has seen. Answers the cursor afterwards.
+local function move_acknowledged(member, cursor, up_to)
   if up_to <= cursor then
-    return { 'ACKNOWLEDGED', cursor }
+    return cursor
   end
   redis.call('ZADD', chat.members, up_to, member)
   trim_acknowledged()
-  return { 'ACKNOWLEDGED', up_to }
+  return up_to
 end
 
--- The checks of Chat.acknowledgeAll, in order, over the chats of batch: for each, where its keys
--- start in names (at) and how far to acknowledge (up_to). A refusal says which chat it is about,
--- by its position in batch, right after its word.
-local function check_acknowledge_all(member, batch, names)
-  for n, entry in ipairs(batch) do
-    focus(names, entry.at)
-    local ok, failure = pcall(check_acknowledge, member, entry.up_to)
-    if not ok then
-      if type(failure) == 'table' and failure.refusal then
-        table.insert(failure.refusal, 2, n)
-      end
-      error(failure)
-    end
-  end
-end
+-- Chat.acknowledgeAll over a batch laid out in names from position first, one record of size
+-- record per chat: how far to acknowledge at offset 1, the chat's nine keys from offset 2. The
+-- checks of every chat come before any cursor moves, and keep the cursors they read for the
+-- moves. A refusal says which chat it is about by its position in the batch, from 1: checking
+-- holds it while the checks run. Answers each chat's cursor afterwards, or only checks.
+local checking = 0
 
--- Chat.acknowledgeAll: every chat is checked before any cursor moves. Answers each chat's
--- cursor afterwards.
-local function acknowledge_all(member, batch, names)
-  check_acknowledge_all(member, batch, names)
+local function check_acknowledge_all(member, names, first, record)
   local cursors = {}
-  for n, entry in ipairs(batch) do
-    focus(names, entry.at)
-    cursors[n] = acknowledge(member, entry.up_to)[2]
+  for at = first, #names, record do
+    checking = checking + 1
+    focus(names, at + 2)
+    cursors[checking] = check_acknowledge(member, tonumber(names[at + 1]))
+  end
+  return cursors
+end
+
+local function acknowledge_all(member, names, first, record)
+  local cursors = check_acknowledge_all(member, names, first, record)
+  local n = 0
+  for at = first, #names, record do
+    n = n + 1
+    focus(names, at + 2)
+    cursors[n] = move_acknowledged(member, cursors[n], tonumber(names[at + 1]))
   end
   return cursors
 end
@@ -383,6 +379,23 @@ local function pending(member, limit)
   return view(member, cursor, cursor, limit)
 end
 
+-- pending() in every chat named in names from position first, each chat's refusal answered
+-- rather than thrown, so that a chat the member's index still lists after leaving it does not
+-- end the others.
+local function pending_each(member, limit, names, first)
+  local views = { 'PENDING' }
+  for at = first, #names, CHAT_KEYS do
+    focus(names, at)
+    local cursor = redis.call('ZSCORE', chat.members, member)
+    if cursor then
+      views[#views + 1] = view(member, tonumber(cursor), tonumber(cursor), limit)
+    else
+      views[#views + 1] = outsider(member)
+    end
+  end
+  return views
+end
+
 -- Chat.read.
 local function read(reader, after, limit)
   local cursor = check_member(reader)
@@ -403,25 +416,4 @@ end
 local function membership()
   check_exists()
   return { 'MEMBERS', generation(), redis.call('ZRANGE', chat.members, 0, -1) }
-end
-
--- ------------------------------------------------------------------ the scripts' arguments
--- As ChatScripts.java writes them. ARGV[1] is always the chat's id.
-
--- send and open: chat, user, tail, at (epoch millis), key field ('' for none), key window
--- (millis), body digest, max retained, max members, rate burst, rate interval (millis, 0 for
--- none), publish mode, channel, the event before its id, the event after its id
--- [, access, others...]
-local function posting_arguments()
-  return ARGV[2],
-      { tail = ARGV[3], at = tonumber(ARGV[4]), key_field = ARGV[5], key_window = tonumber(ARGV[6]),
-        digest = ARGV[7] },
-      { max_retained = tonumber(ARGV[8]), max_members = tonumber(ARGV[9]),
-        rate = { burst = tonumber(ARGV[10]), interval = tonumber(ARGV[11]) } },
-      { mode = ARGV[12], channel = ARGV[13], before_id = ARGV[14], after_id = ARGV[15] }
-end
-
--- open adds: access ('OPEN' or 'PRIVATE'), then the others
-local function opening_arguments()
-  return ARGV[16], { unpack(ARGV, 17) }
 end

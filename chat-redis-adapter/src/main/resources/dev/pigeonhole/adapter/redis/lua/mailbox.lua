@@ -1,15 +1,19 @@
 -- The Mailbox aggregate (dev.pigeonhole.domain.model.mailbox.Mailbox) in Lua, for the one place
 -- Java cannot run: inside Redis's atomic step. Each function is the Java method or step of the
 -- same name, with the same checks in the same order; a refusal here is an exception there. The
--- contract suite runs random operations against Mailbox and against these scripts side by side.
--- Put in front of every mailbox script, after common.lua.
+-- contract suite runs random operations against Mailbox and against these functions side by
+-- side. The registrations at the end say which functions Redis knows.
 --
--- Every mailbox script takes the owner's three keys first (they share the owner's hash tag): the
+-- Every mailbox function takes the owner's three keys (they share the owner's hash tag): the
 -- messages, a LIST, the id counter, and the ids strangers sent, a sorted set scored by id. The
 -- aggregate's two numbers are kept as Redis in Action 6.5.1 keeps a mailbox: the last id is the
 -- counter, and what is acknowledged is gone from the LIST, which therefore holds exactly the run
 -- of ids above it, oldest at the head. Its fromStrangers is the sorted set.
-local mailbox = { messages = KEYS[1], ids = KEYS[2], strangers = KEYS[3] }
+local mailbox = {}
+
+local function focus(keys)
+  mailbox.messages, mailbox.ids, mailbox.strangers = keys[1], keys[2], keys[3]
+end
 
 -- ------------------------------------------------------------------ the steps
 
@@ -98,3 +102,34 @@ local function acknowledge(up_to)
   trim_acknowledged(up_to)
   return { 'ACKNOWLEDGED' }
 end
+
+-- ------------------------------------------------------------------ the functions
+-- As MailboxScripts.java writes them.
+
+-- args: message tail (its JSON after {"id":N,), sender kind (STRANGER or CO_MEMBER), capacity,
+-- strangers' share, publish mode, owner's channel (the owner's hash tag: one slot with its keys),
+-- the event before its id, the event after its id. The announcement goes out in the same step,
+-- so one owner's deliveries go out in id order.
+-- One function runs at a time, so every delivery fills these same tables rather than making new
+-- ones.
+local message, limits, publishing = {}, {}, {}
+
+register('mailbox_deliver', function(keys, args)
+  focus(keys)
+  message.tail = args[1]
+  limits.capacity, limits.strangers_share = tonumber(args[3]), tonumber(args[4])
+  publishing.mode, publishing.channel, publishing.before_id, publishing.after_id = args[5], args[6], args[7], args[8]
+  return answer(deliver, message, args[2], limits, publishing)
+end)
+
+-- args: max
+register('mailbox_read', function(keys, args)
+  focus(keys)
+  return read(tonumber(args[1]))
+end, READS)
+
+-- The LTRIM of Redis in Action 6.5.1 after a read. args: up to
+register('mailbox_acknowledge', function(keys, args)
+  focus(keys)
+  return answer(acknowledge, tonumber(args[1]))
+end)

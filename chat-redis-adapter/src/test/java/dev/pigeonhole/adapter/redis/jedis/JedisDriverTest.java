@@ -6,11 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.pigeonhole.adapter.redis.LuaScript;
+import dev.pigeonhole.adapter.redis.InlineFunction;
+import dev.pigeonhole.adapter.redis.RedisFunction;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisSettings;
-import dev.pigeonhole.adapter.redis.ScriptCall;
+import dev.pigeonhole.adapter.redis.FunctionCall;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.testsupport.redis.LocalRedisServer;
 import dev.pigeonhole.testsupport.redis.RedisServers;
@@ -273,8 +274,8 @@ class JedisDriverTest {
         }
     }
 
-    private static ScriptCall script(String source) {
-        return new ScriptCall(LuaScript.of("test", source), List.of("jedis-driver-test"), List.of());
+    private static FunctionCall script(String source) {
+        return new FunctionCall(InlineFunction.of("test", source), List.of("jedis-driver-test"), List.of());
     }
 
     private record Event(String kind, String pattern, String channel, String payload) {

@@ -1,11 +1,12 @@
 package dev.pigeonhole.adapter.redis.lettuce;
 
-import dev.pigeonhole.adapter.redis.LuaScript;
+import dev.pigeonhole.adapter.redis.InlineFunction;
+import dev.pigeonhole.adapter.redis.RedisFunction;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisTestSettings;
-import dev.pigeonhole.adapter.redis.ScriptCall;
+import dev.pigeonhole.adapter.redis.FunctionCall;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.testsupport.redis.LocalRedisServer;
 import dev.pigeonhole.testsupport.redis.RedisServers;
@@ -35,13 +36,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What is particular to the Lettuce driver, on real servers: reply shapes, the NOSCRIPT fallback,
+ * What is particular to the Lettuce driver, on real servers: reply shapes, loading a library a node lacks,
  * failure translation, and resubscription after Lettuce reconnects a killed subscription
  * connection (on a cluster, also the shard nodes' connections).
  */
 class LettuceDriverTest {
 
-    private static final LuaScript SHAPES = LuaScript.of("shapes", """
+    private static final RedisFunction SHAPES = InlineFunction.of("shapes", """
             local kind = ARGV[1]
             if kind == 'int' then return 42 end
             if kind == 'str' then return 'héllo' end
@@ -56,16 +57,16 @@ class LettuceDriverTest {
             return {1, 'two', {3, {'four', {}}, 5}, false, -6}
             """);
 
-    private static final LuaScript INCR = LuaScript.of("incr", "return redis.call('INCRBY', KEYS[1], ARGV[1])");
+    private static final RedisFunction INCR = InlineFunction.of("incr", "return redis.call('INCRBY', KEYS[1], ARGV[1])");
 
-    private static final LuaScript FAILS = LuaScript.of("fails", "return redis.error_reply('ERR deliberately broken')");
+    private static final RedisFunction FAILS = InlineFunction.of("fails", "return redis.error_reply('ERR deliberately broken')");
 
     private static RedisTarget target(String kind) {
         return kind.equals("cluster") ? RedisServers.cluster() : RedisServers.single();
     }
 
-    private static ScriptCall shapes(String prefix, String kind) {
-        return new ScriptCall(SHAPES, List.of(prefix + "k"), List.of(kind));
+    private static FunctionCall shapes(String prefix, String kind) {
+        return new FunctionCall(SHAPES, List.of(prefix + "k"), List.of(kind));
     }
 
     @ParameterizedTest
@@ -93,32 +94,32 @@ class LettuceDriverTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"single", "cluster"})
-    void an_unknown_script_is_sent_with_eval_once_then_by_digest(String kind) {
+    void a_function_no_node_knows_has_its_library_loaded_once(String kind) {
         RedisTarget target = target(kind);
         String prefix = target.newPrefix();
-        LuaScript fresh = LuaScript.of("fresh", "return {KEYS[1], ARGV[1], '" + prefix + "'}");
+        RedisFunction fresh = InlineFunction.of("fresh", "return {KEYS[1], ARGV[1], '" + prefix + "'}");
         try (RedisDriver driver = new LettuceDriver(settings(target))) {
-            long evalsBefore = target.commandCalls("eval");
-            assertThat(driver.run(new ScriptCall(fresh, List.of(prefix + "{a}"), List.of("x"))))
+            long loadsBefore = target.commandCalls("function|load");
+            assertThat(driver.run(new FunctionCall(fresh, List.of(prefix + "{a}"), List.of("x"))))
                     .isEqualTo(List.of(prefix + "{a}", "x", prefix));
-            assertThat(target.commandCalls("eval") - evalsBefore).isEqualTo(1);
-            assertThat(driver.run(new ScriptCall(fresh, List.of(prefix + "{a}"), List.of("y"))))
+            assertThat(target.commandCalls("function|load") - loadsBefore).isEqualTo(1);
+            assertThat(driver.run(new FunctionCall(fresh, List.of(prefix + "{a}"), List.of("y"))))
                     .isEqualTo(List.of(prefix + "{a}", "y", prefix));
-            assertThat(target.commandCalls("eval") - evalsBefore).isEqualTo(1);
+            assertThat(target.commandCalls("function|load") - loadsBefore).isEqualTo(1);
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"single", "cluster"})
-    void run_all_answers_in_order_across_slots_and_recovers_from_noscript(String kind) {
+    void run_all_answers_in_order_across_slots_loading_what_a_node_lacks(String kind) {
         RedisTarget target = target(kind);
         String prefix = target.newPrefix();
-        LuaScript fresh = LuaScript.of("fresh-all", "return redis.call('INCRBY', KEYS[1], ARGV[1]) -- " + prefix);
+        RedisFunction fresh = InlineFunction.of("fresh-all", "return redis.call('INCRBY', KEYS[1], ARGV[1])");
         try (RedisDriver driver = new LettuceDriver(settings(target))) {
             assertThat(driver.runAll(List.of())).isEmpty();
-            List<ScriptCall> calls = new ArrayList<>();
+            List<FunctionCall> calls = new ArrayList<>();
             for (int i = 0; i < 30; i++) {
-                calls.add(new ScriptCall(i % 2 == 0 ? fresh : INCR, List.of(prefix + "{" + i + "}"), List.of(String.valueOf(i))));
+                calls.add(new FunctionCall(i % 2 == 0 ? fresh : INCR, List.of(prefix + "{" + i + "}"), List.of(String.valueOf(i))));
             }
             List<Object> replies = driver.runAll(calls);
             for (int i = 0; i < 30; i++) {
@@ -135,7 +136,7 @@ class LettuceDriverTest {
     void a_script_error_is_an_illegal_state_naming_the_script(String kind) {
         RedisTarget target = target(kind);
         try (RedisDriver driver = new LettuceDriver(settings(target))) {
-            ScriptCall call = new ScriptCall(FAILS, List.of(target.newPrefix() + "k"), List.of());
+            FunctionCall call = new FunctionCall(FAILS, List.of(target.newPrefix() + "k"), List.of());
             assertThatThrownBy(() -> driver.run(call))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("fails")
@@ -151,7 +152,7 @@ class LettuceDriverTest {
     void nowhere_is_unavailable_fast_and_ping_is_false(boolean cluster) {
         try (RedisDriver driver = new LettuceDriver(RedisTestSettings.nowhere(cluster))) {
             long start = System.nanoTime();
-            assertThatThrownBy(() -> driver.run(new ScriptCall(INCR, List.of("k"), List.of("1"))))
+            assertThatThrownBy(() -> driver.run(new FunctionCall(INCR, List.of("k"), List.of("1"))))
                     .isInstanceOf(StoreUnavailableException.class)
                     .hasMessageContaining("127.0.0.1");
             assertThatThrownBy(() -> driver.publish("c", "p", false)).isInstanceOf(StoreUnavailableException.class);
@@ -165,7 +166,7 @@ class LettuceDriverTest {
     void a_crashed_server_is_unavailable_at_once_and_used_again_once_back() {
         try (LocalRedisServer server = LocalRedisServer.start();
              RedisDriver driver = new LettuceDriver(settings(server.target(), RedisTarget.newClientName()))) {
-            ScriptCall incr = new ScriptCall(INCR, List.of("n"), List.of("1"));
+            FunctionCall incr = new FunctionCall(INCR, List.of("n"), List.of("1"));
             assertThat(driver.run(incr)).isEqualTo(1L);
             server.stop();
             long start = System.nanoTime();
@@ -173,7 +174,7 @@ class LettuceDriverTest {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
             assertThat(driver.ping()).isFalse();
             server.restart();
-            // the restarted server has neither data nor scripts: EVALSHA meets NOSCRIPT again
+            // the restarted server has neither data nor libraries: FCALL meets "function not found" again
             await().atMost(Duration.ofSeconds(15)).ignoreException(StoreUnavailableException.class)
                     .untilAsserted(() -> assertThat(driver.run(incr)).isEqualTo(1L));
             assertThat(driver.ping()).isTrue();
@@ -256,7 +257,7 @@ class LettuceDriverTest {
             List<Future<Object>> results = new ArrayList<>();
             for (int i = 0; i < 400; i++) {
                 String key = prefix + "{" + (i % 7) + "}";
-                results.add(pool.submit(() -> driver.run(new ScriptCall(INCR, List.of(key), List.of("1")))));
+                results.add(pool.submit(() -> driver.run(new FunctionCall(INCR, List.of(key), List.of("1")))));
             }
             for (Future<Object> result : results) {
                 assertThat(result.get(10, TimeUnit.SECONDS)).isInstanceOf(Long.class);

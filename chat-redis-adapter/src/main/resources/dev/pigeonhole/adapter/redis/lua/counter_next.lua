@@ -1,2 +1,0 @@
--- KEYS: counter
-return { 'OK', redis.call('INCR', KEYS[1]) }
