@@ -13,6 +13,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -72,8 +75,7 @@ public final class FloorsBenchmark {
             options = parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("FloorsBenchmark: " + e.getMessage());
-            System.err.println("usage: FloorsBenchmark --out FILE [--rounds N] [--calls N] [--capacity-seconds S] "
-                    + "[--only REGEX]   (REDIS_URL names the Redis)");
+            new CommandLine(new Flags()).usage(System.err);
             System.exit(2);
             return;
         }
@@ -186,33 +188,33 @@ public final class FloorsBenchmark {
         return line;
     }
 
+    /** The command line, read by picocli. */
+    @Command(name = "FloorsBenchmark", description = "Each Redis operation's time and capacity beside its floor; "
+            + "REDIS_URL names the Redis.")
+    static final class Flags {
+        @Option(names = "--out", required = true, description = "where the JSON result goes")
+        Path out;
+        @Option(names = "--rounds", defaultValue = "3", description = "rounds, each operation and floor back to back")
+        int rounds;
+        @Option(names = "--calls", defaultValue = "10000", description = "calls of each operation per round")
+        int calls;
+        @Option(names = "--capacity-seconds", defaultValue = "0.5",
+                description = "Redis time each redis-benchmark run should take, about")
+        double capacitySeconds;
+        @Option(names = "--only", defaultValue = "", description = "only the operations this regex finds")
+        Pattern only;
+    }
+
     static Options parse(String[] args) {
-        Path out = null;
-        int rounds = 3;
-        int calls = 10_000;
-        double capacitySeconds = 0.5;
-        Pattern only = Pattern.compile("");
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            String value = args[++i];
-            switch (flag) {
-                case "--out" -> out = Path.of(value);
-                case "--rounds" -> rounds = Integer.parseInt(value);
-                case "--calls" -> calls = Integer.parseInt(value);
-                case "--capacity-seconds" -> capacitySeconds = Double.parseDouble(value);
-                case "--only" -> only = Pattern.compile(value);
-                default -> throw new IllegalArgumentException("unknown option " + flag);
-            }
+        Flags flags = new Flags();
+        try {
+            new CommandLine(flags).parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
-        if (out == null) {
-            throw new IllegalArgumentException("--out is required");
-        }
-        if (rounds < 1 || calls < 1 || capacitySeconds <= 0) {
+        if (flags.rounds < 1 || flags.calls < 1 || flags.capacitySeconds <= 0) {
             throw new IllegalArgumentException("--rounds, --calls and --capacity-seconds must be positive");
         }
-        return new Options(out, rounds, calls, capacitySeconds, only);
+        return new Options(flags.out, flags.rounds, flags.calls, flags.capacitySeconds, flags.only);
     }
 }
