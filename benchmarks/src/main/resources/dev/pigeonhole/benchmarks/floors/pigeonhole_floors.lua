@@ -1,14 +1,16 @@
 #!lua name=pigeonhole_floors
--- The floor under each of the Redis adapter's scripts: what the operation cannot do without, and
--- nothing else. No checks, no refusals, no answer beyond what Redis hands back. FloorsBenchmark
--- loads this library (FUNCTION LOAD REPLACE) and calls floor_<script> with exactly the keys and
--- arguments the adapter gave <script>, so the two differ only in what the script does inside.
+-- The floor under each of the Redis adapter's functions: what the operation cannot do without,
+-- and nothing else. No checks, no refusals, no answer beyond what Redis hands back.
+-- FloorsBenchmark loads this library (FUNCTION LOAD REPLACE) and calls floor_<function> with
+-- exactly the keys and arguments the adapter gave <function>_v<version>, so the two differ only in
+-- what the function does inside.
 --
 -- Each function's description (which FUNCTION LIST shows, and the report prints beside the
 -- numbers) lists its commands; the comment above it says why those and no fewer. The keys and
--- arguments are those the scripts' headers name (chat.lua's posting_arguments() for a post).
+-- arguments are those the adapter's registrations name (chat_functions.lua's posting_arguments()
+-- for a post).
 
--- A chat's nine keys, as chat.lua takes them.
+-- A chat's nine keys, as chat.lua's focus() takes them.
 local MEMBERS, IDS, MSGS, SENT, WINDOWS, JOINED, BUCKETS = 1, 2, 3, 4, 5, 6, 8
 
 -- The announcement, as common.lua's announce(): PUBLISH on a single node, SPUBLISH on a cluster.
