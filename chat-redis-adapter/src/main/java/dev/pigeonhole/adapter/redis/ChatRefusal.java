@@ -15,10 +15,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * What a chat script refused: each of the aggregate's refusals as chat.lua's {@code refuse()}
+ * What a chat function refused: each of the aggregate's refusals as chat.lua's {@code refuse()}
  * answers it, carrying what {@link Chat} puts into its exception. Decoded once from the reply
  * ({@link #of}), worded once as the domain's exception ({@link #exception}): the one place a
- * script's refusal meets the domain's.
+ * function's refusal meets the domain's.
  */
 sealed interface ChatRefusal {
 
@@ -51,8 +51,8 @@ sealed interface ChatRefusal {
     record Locked() implements ChatRefusal {
     }
 
-    /** The refusal a script answered with: its word, then what came with it. */
-    static ChatRefusal of(String word, List<Object> values, RedisFunction script) {
+    /** The refusal a function answered with: its word, then what came with it. */
+    static ChatRefusal of(String word, List<Object> values, RedisFunction function) {
         return switch (word) {
             case "NO_CHAT" -> new NoChat();
             case "NOT_MEMBER" -> new NotMember(UserId.of(text(values, 0)));
@@ -63,7 +63,7 @@ sealed interface ChatRefusal {
             case "BEYOND_LAST" -> new BeyondLast(number(values, 0), number(values, 1));
             case "RATE_LIMITED" -> new RateLimited(Duration.ofMillis(number(values, 0)));
             case "LOCKED" -> new Locked();
-            default -> throw new IllegalStateException(script.name() + " answered " + word + " " + values);
+            default -> throw new IllegalStateException(function.name() + " answered " + word + " " + values);
         };
     }
 

@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * among every local subscriber of the process.
  *
  * <p>Events travel in the live event codec's form ({@link LiveEventCodec}), the same as a
- * PostgreSQL notification's. A chat's send script and a mailbox's deliver script publish that
+ * PostgreSQL notification's. A chat's send function and a mailbox's deliver function publish that
  * form themselves, in the same round trip as what they store, filling in the message's id.
  *
  * <p>A pattern hears only classic PUBLISH, which a cluster sends beside SPUBLISH only when it is

@@ -346,7 +346,7 @@ public final class RedisChats implements Chats {
         }
     }
 
-    private static FunctionCall call(RedisFunction script, String key) {
-        return new FunctionCall(script, List.of(key), List.of());
+    private static FunctionCall call(RedisFunction function, String key) {
+        return new FunctionCall(function, List.of(key), List.of());
     }
 }

@@ -1,7 +1,7 @@
 package dev.pigeonhole.adapter.redis;
 
 /**
- * Which Java client carries the adapter's scripts to Redis. Everything above the driver seam is
+ * Which Java client carries the adapter's function calls to Redis. Everything above the driver seam is
  * the same for both; whoever builds a driver (the composition root, or a test that opens its own)
  * picks {@code JedisDriver} or {@code LettuceDriver} by it.
  */

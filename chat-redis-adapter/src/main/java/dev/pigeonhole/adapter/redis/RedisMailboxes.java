@@ -16,11 +16,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Mailboxes on Redis: the domain's {@link Mailbox} aggregate, run as one Lua script per operation
+ * Mailboxes on Redis: the domain's {@link Mailbox} aggregate, run as one Lua function per operation
  * ({@code lua/mailbox.lua} transliterates it step by step) on a LIST per user and a counter beside
  * it (Redis in Action 6.5.1), with the ids strangers sent in a sorted set beside those, so the
  * checks, the id, the append and the announcement cannot be split by another client, nor can the
- * look at the head and the trim. This class only builds each script's call
+ * look at the head and the trim. This class only builds each function's call
  * ({@link MailboxScripts}) and turns its answer into the domain's outcome or refusal. One round
  * trip per operation.
  */

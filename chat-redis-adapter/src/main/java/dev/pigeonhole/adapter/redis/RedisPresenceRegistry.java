@@ -49,7 +49,7 @@ public final class RedisPresenceRegistry implements PresenceRegistry {
         return Reply.of(redis.run(call), Functions.PRESENCE_COUNT).number(0);
     }
 
-    /** One script per thousand users asked about, all in one pipelined round trip. */
+    /** One call per thousand users asked about, all in one pipelined round trip. */
     @Override
     public Set<UserId> seenSince(Instant since, Set<UserId> among) {
         List<UserId> asked = List.copyOf(among);

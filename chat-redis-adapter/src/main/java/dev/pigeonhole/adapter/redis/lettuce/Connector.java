@@ -91,7 +91,7 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
      * resubscribes after a reconnect) answers once per channel: the extra confirmations complete
      * the commands queued behind it, so no reply on that connection can be trusted until they
      * have drained. RESP3 sends confirmations as push messages, matched by kind, and leaves
-     * ordinary replies in order. What RESP3 changes in script replies (booleans, doubles, maps)
+     * ordinary replies in order. What RESP3 changes in function replies (booleans, doubles, maps)
      * {@link ReplyOutput} maps back to the RESP2 shapes.</li>
      * <li>Reject while disconnected: Lettuce's default buffers commands until the connection is
      * back, so a caller would wait out its timeout and a buffered write could run long after the

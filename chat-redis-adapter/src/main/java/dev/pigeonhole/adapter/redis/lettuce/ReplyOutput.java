@@ -11,16 +11,16 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * Builds a script's reply in the shapes the driver contract promises: {@code Long}, {@code String},
+ * Builds a function's reply in the shapes the driver contract promises: {@code Long}, {@code String},
  * {@code List<Object>} (nested to any depth) and {@code null}.
  *
- * <p>Lettuce's own script outputs do not fit: MULTI answers a list even when the script returned a
+ * <p>Lettuce's own script outputs do not fit: MULTI answers a list even when the function returned a
  * scalar, and OBJECT does the same for a top-level integer, so {@code 5} and {@code {5}} would look
  * alike. Counting elements here keeps a scalar a scalar and an empty array an empty list.
  *
- * <p>The connections speak RESP3, where Redis converts a script's Lua {@code false} to a boolean
+ * <p>The connections speak RESP3, where Redis converts a function's Lua {@code false} to a boolean
  * and a {@code {double=...}} or {@code {map=...}} table to a double or a map. Each RESP3 type is
- * mapped to what the same script answers over RESP2, so the protocol never shows in the result.
+ * mapped to what the same function answers over RESP2, so the protocol never shows in the result.
  */
 final class ReplyOutput extends CommandOutput<String, String, Object> {
 
