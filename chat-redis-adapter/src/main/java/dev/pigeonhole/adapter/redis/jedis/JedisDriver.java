@@ -119,7 +119,7 @@ public final class JedisDriver implements RedisDriver {
         UnifiedJedis client = client(calls.size() + " pipelined functions");
         int count = calls.size();
         Object[] replies = new Object[count];
-        pipeline(client::pipelined, calls, replies);
+        pipeline(cluster != null ? cluster::pipelined : client::pipelined, calls, replies);
 
         List<Object> results = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
