@@ -84,7 +84,10 @@ public final class BookChat implements AutoCloseable {
      * Listing 6.26: everything above each seen id, then for each chat that had news the member's
      * cursor moved and the seen-by-all trimmed. Round trips: one ZRANGE of {@code seen:}, one
      * MULTI..EXEC of every chat's ZRANGEBYSCORE, two calls per chat with news (ZADD {@code chat:},
-     * ZRANGE {@code chat:}), then one MULTI..EXEC of the {@code seen:} updates and trims.
+     * ZRANGE {@code chat:}), then one MULTI..EXEC of the {@code seen:} updates and trims: 2K + 3
+     * in the book's redis-py, which sends a MULTI..EXEC as one batch. Jedis sends MULTI when the
+     * transaction opens and the rest at EXEC, so each MULTI..EXEC is two round trips here: 2K + 5,
+     * which the benchmarks' round-trip model counts.
      *
      * @return every chat of the recipient, in {@code seen:} order, with its new messages as stored
      *         (the book's JSON; the book {@code json.loads} them, which is left to the caller)
