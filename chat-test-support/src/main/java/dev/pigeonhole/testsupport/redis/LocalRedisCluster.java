@@ -63,22 +63,47 @@ public final class LocalRedisCluster implements AutoCloseable {
         await().atMost(SETTLE_TIMEOUT).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
                 .until(() -> target.command(replica, "CLUSTER", "NODES").toString().contains(masterId));
         target.command(replica, "CLUSTER", "REPLICATE", masterId);
+        String replicaId = (String) target.command(replica, "CLUSTER", "MYID");
+        // A takeover hands the replica the slots it believes its master serves, so the replica
+        // must have learnt them from the master's gossip first, not only the master's name; and
+        // the master must know its replica, or it keeps claiming the slots after the takeover.
         await().atMost(SETTLE_TIMEOUT).pollInterval(Duration.ofMillis(20))
-                .until(() -> target.command(replica, "INFO", "replication").toString().contains("master_link_status:up"));
+                .until(() -> target.command(replica, "INFO", "replication").toString().contains("master_link_status:up")
+                        && slotsOf(target.command(replica, "CLUSTER", "NODES").toString(), masterId)
+                                .equals(slotsOf(target.command(master, "CLUSTER", "NODES").toString(), masterId))
+                        && lineOf(target.command(master, "CLUSTER", "NODES").toString(), replicaId)
+                                .contains(" slave " + masterId + " "));
         return replica;
+    }
+
+    private static String lineOf(String clusterNodes, String nodeId) {
+        return clusterNodes.lines().filter(line -> line.startsWith(nodeId + " ")).findFirst().orElse("");
+    }
+
+    /** The slot ranges on a node's CLUSTER NODES line: every field after the eighth. */
+    private static List<String> slotsOf(String clusterNodes, String nodeId) {
+        String[] fields = lineOf(clusterNodes, nodeId).split(" ");
+        return fields.length <= 8 ? List.of() : List.of(fields).subList(8, fields.length);
     }
 
     /**
      * Has {@code replica} take over its master's slots at once (CLUSTER FAILOVER TAKEOVER, which
      * asks no other master for a vote, as a failover after a master's death ends); returns once
-     * the former master reports itself a replica.
+     * the former master reports itself a replica and every node of the cluster names the new
+     * master for those slots, so a client refreshing its slot map from any node finds it.
      */
     public void failOver(RedisNode replica, RedisNode master) {
+        String replicaId = (String) target.command(replica, "CLUSTER", "MYID");
+        List<String> slots = slotsOf(target.command(master, "CLUSTER", "NODES").toString(),
+                (String) target.command(master, "CLUSTER", "MYID"));
         target.command(replica, "CLUSTER", "FAILOVER", "TAKEOVER");
         try {
             await().atMost(SETTLE_TIMEOUT).pollInterval(Duration.ofMillis(20))
                     .until(() -> target.command(master, "INFO", "replication").toString().contains("role:slave")
-                            && target.command(replica, "INFO", "replication").toString().contains("role:master"));
+                            && target.command(replica, "INFO", "replication").toString().contains("role:master")
+                            && servers.stream().map(server -> new RedisNode("127.0.0.1", server.port()))
+                                    .allMatch(node -> slotsOf(target.command(node, "CLUSTER", "NODES").toString(),
+                                            replicaId).equals(slots)));
         } catch (ConditionTimeoutException e) {
             throw new IllegalStateException("the failover to " + replica + " did not settle; the replica's view:\n"
                     + target.command(replica, "CLUSTER", "NODES") + "\nthe master's view:\n"
