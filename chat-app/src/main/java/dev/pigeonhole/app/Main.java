@@ -108,7 +108,7 @@ public final class Main implements Runnable {
         int postgresPoolSize;
 
         @Option(names = "--redis-client", defaultValue = "${env:PIGEONHOLE_REDIS_CLIENT:-lettuce}",
-                description = "jedis or lettuce (env PIGEONHOLE_REDIS_CLIENT; default: ${DEFAULT-VALUE})")
+                description = "jedis, lettuce, redisson or glide (env PIGEONHOLE_REDIS_CLIENT; default: ${DEFAULT-VALUE})")
         RedisClientKind client;
 
         @Option(names = "--redis-url", defaultValue = "${env:REDIS_URL:-redis://127.0.0.1:6379}",

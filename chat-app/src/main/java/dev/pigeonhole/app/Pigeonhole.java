@@ -125,6 +125,7 @@ public final class Pigeonhole implements AutoCloseable {
         RedisDriver driver = switch (redis.client()) {
             case JEDIS -> new JedisDriver(redis.settings());
             case LETTUCE -> new LettuceDriver(redis.settings());
+            case REDISSON, GLIDE -> throw new UnsupportedOperationException("no driver for " + redis.client() + " yet");
         };
         KeyLayout keys = switch (redis.layout()) {
             case TAGGED -> KeyLayout.tagged(redis.keyPrefix());

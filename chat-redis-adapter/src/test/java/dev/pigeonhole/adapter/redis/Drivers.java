@@ -13,6 +13,7 @@ final class Drivers {
         return switch (client) {
             case JEDIS -> new JedisDriver(settings);
             case LETTUCE -> new LettuceDriver(settings);
+            case REDISSON, GLIDE -> throw new UnsupportedOperationException("no driver for " + client + " yet");
         };
     }
 }
