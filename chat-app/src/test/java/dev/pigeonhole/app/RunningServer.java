@@ -121,6 +121,7 @@ public final class RunningServer implements BeforeAllCallback, BeforeEachCallbac
     /** Stops this instance as if its process went away; {@link #restart()} brings it back. */
     public void stop() {
         Server stopping = running();
+        api.close();
         server = null;
         stopping.close();
     }

@@ -134,6 +134,7 @@ final class TestApi implements AutoCloseable {
 
     @Override
     public void close() {
+        client.close();
         server.close();
         multiplexer.close();
     }
