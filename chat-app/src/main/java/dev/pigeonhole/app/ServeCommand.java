@@ -164,7 +164,7 @@ final class ServeCommand implements Callable<Integer> {
         ServerConfig defaults = ServerConfig.defaults();
         ServerConfig config = new ServerConfig(host, port, Optional.ofNullable(jwtSecret).filter(s -> !s.isEmpty()),
                 Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings());
 
         Server server = Server.start(app, config, InstantSource.system());
         CountDownLatch stopped = new CountDownLatch(1);

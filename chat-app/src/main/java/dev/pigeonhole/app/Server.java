@@ -73,7 +73,7 @@ public final class Server implements AutoCloseable {
                     : new StoreHealth.Status(false, storeKind, "not answering");
             HttpSettings settings = new HttpSettings(server.devLoginOn(), server.maxRequestBytes(),
                     HttpSettings.DEFAULT_STOP_TIMEOUT, HttpSettings.DEFAULT_LIVE_IDLE_TIMEOUT, server.maxLiveConnections(),
-                    server.maxUnsentBytes(), HttpSettings.DEFAULT_STORE_READINGS_EVERY, server.headerTimeout(),
+                    server.maxUnsentBytes(), server.storeReadings(), server.headerTimeout(),
                     server.maxConnectionsPerAddress());
             ChatHttpServer http = new ChatHttpServer(useCases(app), settings, tokens, health, registry,
                     app::upstreamSubscriptions).start(server.host(), server.port());

@@ -20,10 +20,13 @@ import java.util.Optional;
  * @param maxUnsentBytes     bytes of frames a live connection may have waiting to be written
  * @param headerTimeout      how long a request's headers may take to arrive before the connection is closed
  * @param maxConnectionsPerAddress connections one client address may hold open at once
+ * @param storeReadings      how often the store is asked whether it answers, which /health reports
+ *                           (and the online gauge); /health itself never waits on the store
  */
 public record ServerConfig(String host, int port, Optional<String> jwtSecret, Optional<Boolean> devLogin,
                            Duration tokenLifetime, int maxRequestBytes, Duration maintenance, int maxLiveConnections,
-                           int maxUnsentBytes, Duration headerTimeout, int maxConnectionsPerAddress) {
+                           int maxUnsentBytes, Duration headerTimeout, int maxConnectionsPerAddress,
+                           Duration storeReadings) {
 
     public static final int DEFAULT_PORT = 8080;
 
@@ -68,6 +71,10 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
             throw new IllegalArgumentException("connections per client address must be at least 1, not "
                     + maxConnectionsPerAddress);
         }
+        if (storeReadings.toMillis() < 1) {
+            throw new IllegalArgumentException("the store readings' interval must be at least a millisecond, not "
+                    + storeReadings);
+        }
     }
 
     /** Loopback on 8080, dev login on, a secret made up per process: a laptop's server. */
@@ -75,7 +82,7 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
         return new ServerConfig("127.0.0.1", DEFAULT_PORT, Optional.empty(), Optional.empty(), Tokens.DEFAULT_LIFETIME,
                 HttpSettings.DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30), HttpSettings.DEFAULT_MAX_LIVE_CONNECTIONS,
                 HttpSettings.DEFAULT_MAX_UNSENT_BYTES, HttpSettings.DEFAULT_HEADER_TIMEOUT,
-                HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
+                HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, HttpSettings.DEFAULT_STORE_READINGS_EVERY);
     }
 
     public boolean devLoginOn() {
@@ -105,36 +112,41 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
 
     public ServerConfig withHost(String value) {
         return new ServerConfig(value, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
     }
 
     public ServerConfig withPort(int value) {
         return new ServerConfig(host, value, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
     }
 
     public ServerConfig withJwtSecret(String value) {
         return new ServerConfig(host, port, Optional.of(value), devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
     }
 
     public ServerConfig withDevLogin(boolean value) {
         return new ServerConfig(host, port, jwtSecret, Optional.of(value), tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
     }
 
     public ServerConfig withMaxLiveConnections(int value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, value,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
     }
 
     public ServerConfig withMaintenance(Duration value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
     }
 
     public ServerConfig withMaxConnectionsPerAddress(int value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
-                maxLiveConnections, maxUnsentBytes, headerTimeout, value);
+                maxLiveConnections, maxUnsentBytes, headerTimeout, value, storeReadings);
+    }
+
+    public ServerConfig withStoreReadings(Duration value) {
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
+                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, value);
     }
 }
