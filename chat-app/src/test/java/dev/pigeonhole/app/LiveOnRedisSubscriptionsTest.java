@@ -36,8 +36,12 @@ class LiveOnRedisSubscriptionsTest {
     enum Setup {
         SINGLE_NODE_THROUGH_LETTUCE(StoreUnderTest.REDIS_THROUGH_LETTUCE, false, 100),
         SINGLE_NODE_THROUGH_JEDIS(StoreUnderTest.REDIS_THROUGH_JEDIS, false, 100),
+        SINGLE_NODE_THROUGH_REDISSON(StoreUnderTest.REDIS_THROUGH_REDISSON, false, 100),
+        SINGLE_NODE_THROUGH_GLIDE(StoreUnderTest.REDIS_THROUGH_GLIDE, false, 100),
         CLUSTER_THROUGH_LETTUCE(StoreUnderTest.REDIS_THROUGH_LETTUCE, true, 10),
-        CLUSTER_THROUGH_JEDIS(StoreUnderTest.REDIS_THROUGH_JEDIS, true, 10);
+        CLUSTER_THROUGH_JEDIS(StoreUnderTest.REDIS_THROUGH_JEDIS, true, 10),
+        CLUSTER_THROUGH_REDISSON(StoreUnderTest.REDIS_THROUGH_REDISSON, true, 10),
+        CLUSTER_THROUGH_GLIDE(StoreUnderTest.REDIS_THROUGH_GLIDE, true, 10);
 
         final StoreUnderTest store;
         final boolean cluster;

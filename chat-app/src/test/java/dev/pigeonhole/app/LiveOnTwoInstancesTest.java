@@ -10,47 +10,55 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two instances on one store, as behind a load balancer: a message sent through either reaches
  * the sockets of both, since each instance hears the chat's channel, not its own HTTP requests.
- * On Redis one instance talks to it through Jedis, the other through Lettuce; on PostgreSQL both
- * share one schema and hear each other through LISTEN/NOTIFY.
+ * On Redis the two instances talk to it through different clients, each client once on either
+ * side ({@link ClientPair#RING}), on a single node and on a cluster; on PostgreSQL both share one
+ * schema and hear each other through LISTEN/NOTIFY.
  */
 @ParameterizedClass(name = "{0}")
-@EnumSource(LiveOnTwoInstancesTest.Topology.class)
+@MethodSource("deployments")
 class LiveOnTwoInstancesTest {
 
-    enum Topology {
-        SINGLE_NODE, CLUSTER, POSTGRES
-    }
-
-    private final Topology topology;
-    @RegisterExtension
-    final RunningServer one = RunningServer.on(this::config);
-    @RegisterExtension
-    final RunningServer other = one.alongside(LiveOnTwoInstancesTest::theOtherInstance);
-
-    LiveOnTwoInstancesTest(Topology topology) {
-        this.topology = topology;
-    }
-
-    private AppConfig config() {
-        if (topology == Topology.POSTGRES) {
-            return StoreUnderTest.POSTGRES.config();
+    /** Where the two instances keep their data, and on Redis through which clients. */
+    record Deployment(String name, Supplier<AppConfig> config, UnaryOperator<AppConfig> theOther) {
+        @Override
+        public String toString() {
+            return name;
         }
-        RedisTarget redis = topology == Topology.CLUSTER ? RedisServers.cluster() : RedisServers.single();
-        return StoreUnderTest.REDIS_THROUGH_JEDIS.on(redis, redis.newPrefix());
     }
 
-    /** On Redis, the other instance goes through Lettuce; on PostgreSQL, it finds the schema migrated already. */
-    private static AppConfig theOtherInstance(AppConfig config) {
-        return config.postgres()
-                .map(settings -> config.withPostgres(settings.withMigrate(false)))
-                .orElseGet(() -> config.withRedis(config.redis().withClient(RedisClientKind.LETTUCE)));
+    static Stream<Deployment> deployments() {
+        Stream<Deployment> redis = Stream.of(false, true).flatMap(cluster -> ClientPair.RING.stream()
+                .map(pair -> new Deployment((cluster ? "cluster, " : "single node, ") + pair,
+                        () -> onRedis(cluster, pair.one()), pair::theOther)));
+        Deployment postgres = new Deployment("PostgreSQL", StoreUnderTest.POSTGRES::config,
+                // The other instance finds the schema migrated already.
+                config -> config.withPostgres(config.postgres().orElseThrow().withMigrate(false)));
+        return Stream.concat(redis, Stream.of(postgres));
+    }
+
+    private static AppConfig onRedis(boolean cluster, RedisClientKind client) {
+        RedisTarget redis = cluster ? RedisServers.cluster() : RedisServers.single();
+        return TestConfigs.onRedis(redis, redis.newPrefix(), client);
+    }
+
+    @RegisterExtension
+    final RunningServer one;
+    @RegisterExtension
+    final RunningServer other;
+
+    LiveOnTwoInstancesTest(Deployment deployment) {
+        one = RunningServer.on(deployment.config());
+        other = one.alongside(deployment.theOther());
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.testsupport.postgres.PostgresServers;
 import dev.pigeonhole.testsupport.redis.RedisServers;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
+import java.util.Locale;
 
 /**
  * The store configurations a whole-server test runs on, one run each: a store and, on Redis, the
@@ -15,6 +16,8 @@ public enum StoreUnderTest {
     MEMORY(StoreKind.MEMORY, null),
     REDIS_THROUGH_JEDIS(StoreKind.REDIS, RedisClientKind.JEDIS),
     REDIS_THROUGH_LETTUCE(StoreKind.REDIS, RedisClientKind.LETTUCE),
+    REDIS_THROUGH_REDISSON(StoreKind.REDIS, RedisClientKind.REDISSON),
+    REDIS_THROUGH_GLIDE(StoreKind.REDIS, RedisClientKind.GLIDE),
     POSTGRES(StoreKind.POSTGRES, null);
 
     private final StoreKind store;
@@ -27,6 +30,11 @@ public enum StoreUnderTest {
 
     boolean isRedis() {
         return store == StoreKind.REDIS;
+    }
+
+    /** How /health names this store: {@code memory}, {@code postgres}, or {@code redis (<client>} and where. */
+    String healthName() {
+        return isRedis() ? "redis (" + client.name().toLowerCase(Locale.ROOT) : store.name().toLowerCase(Locale.ROOT);
     }
 
     /** The configuration of a run: on the shared single Redis node under a fresh prefix, or PostgreSQL in a fresh schema. */
