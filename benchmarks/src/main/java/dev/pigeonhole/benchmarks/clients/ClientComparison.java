@@ -78,13 +78,18 @@ public final class ClientComparison implements Callable<Integer> {
         System.exit(new CommandLine(new ClientComparison()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
     }
 
-    /** Round 1 as given, round 2 reversed, then each pair of rounds turned on by one: every client leads and trails. */
+    /**
+     * Rounds in pairs, the second the first reversed, so that a machine slowing down steadily
+     * costs every client alike over the pair; each pair's order turned on by two from the last, so
+     * that over the rounds every client takes every place (turned by one, two clients' third round
+     * would repeat their second).
+     */
     static List<RedisClientKind> order(List<RedisClientKind> clients, int round) {
         List<RedisClientKind> order = new ArrayList<>(clients);
         if (order.isEmpty()) {
             return order;
         }
-        Collections.rotate(order, -((round - 1) / 2) % order.size());
+        Collections.rotate(order, -(2 * ((round - 1) / 2)) % order.size());
         if (round % 2 == 0) {
             Collections.reverse(order);
         }

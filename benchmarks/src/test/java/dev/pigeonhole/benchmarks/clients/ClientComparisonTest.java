@@ -20,12 +20,16 @@ class ClientComparisonTest {
     private static final List<RedisClientKind> FOUR = List.of(JEDIS, LETTUCE, REDISSON, GLIDE);
 
     @Test
-    void roundsAlternateSoThatEveryClientLeadsAndTrails() {
+    void roundsComeInPairsForwardThenBackAndEveryClientTakesEveryPlace() {
         assertThat(ClientComparison.order(FOUR, 1)).containsExactly(JEDIS, LETTUCE, REDISSON, GLIDE);
         assertThat(ClientComparison.order(FOUR, 2)).containsExactly(GLIDE, REDISSON, LETTUCE, JEDIS);
-        assertThat(ClientComparison.order(FOUR, 3)).containsExactly(LETTUCE, REDISSON, GLIDE, JEDIS);
-        assertThat(ClientComparison.order(FOUR, 4)).containsExactly(JEDIS, GLIDE, REDISSON, LETTUCE);
-        assertThat(ClientComparison.order(List.of(JEDIS, LETTUCE), 3)).containsExactly(LETTUCE, JEDIS);
+        assertThat(ClientComparison.order(FOUR, 3)).containsExactly(REDISSON, GLIDE, JEDIS, LETTUCE);
+        assertThat(ClientComparison.order(FOUR, 4)).containsExactly(LETTUCE, JEDIS, GLIDE, REDISSON);
+        assertThat(ClientComparison.order(FOUR, 5)).containsExactly(JEDIS, LETTUCE, REDISSON, GLIDE);
+        assertThat(ClientComparison.order(List.of(JEDIS, LETTUCE), 2)).containsExactly(LETTUCE, JEDIS);
+        assertThat(ClientComparison.order(List.of(JEDIS, LETTUCE), 3)).containsExactly(JEDIS, LETTUCE);
+        assertThat(ClientComparison.order(List.of(JEDIS, LETTUCE, REDISSON), 3))
+                .containsExactly(REDISSON, JEDIS, LETTUCE);
         assertThat(ClientComparison.order(List.of(), 2)).isEmpty();
     }
 
