@@ -536,7 +536,8 @@ clients_run() {
     "$JAVA" "${JMH_JVM[@]}" -cp "$JAR" dev.pigeonhole.benchmarks.clients.ClientComparison "${clients_opts[@]}" \
       "${EXTRA_JMH[@]}" || status=$?
   [ $status = 0 ] && [ -s "$OUT/clients/measures.csv" ] || failed "clients (see $OUT/clients.log)"
-  note "Clients compared: \`ClientComparison ${clients_opts[*]} ${EXTRA_JMH[*]}\` on the single node; the phase took" \
+  local command="ClientComparison ${clients_opts[*]#"$ROOT"/} ${EXTRA_JMH[*]}"
+  note "Clients compared: \`${command% }\` on the single node; the phase took" \
     "$((SECONDS - clients_start)) s; machine load after it: $(machine_load)."
 }
 

@@ -104,7 +104,7 @@ final class ClientsSection {
                     line("pending + acknowledge, K = " + k + ", 8 callers", Measure.PENDING_OPS_8),
                     line("pending + acknowledge, K = " + k + ", 64 callers", Measure.PENDING_OPS_64)},
                 value -> Formats.opsText(value) + "/s");
-        table("Send latency at a fixed offered rate of " + settings.getProperty("rate", "?") + " sends a second, "
+        table("Send latency at a fixed offered rate of " + count("rate") + " sends a second, "
                         + seconds("latencySeconds") + " s after 1 s of warm-up, each send on a "
                         + "virtual thread of its own and timed from when it was due, not from when it started (no "
                         + "coordinated omission).",
@@ -143,7 +143,7 @@ final class ClientsSection {
                         + "`PendingBenchmark.pendingAndAcknowledge` in one fork per client after the rounds; here the "
                         + "median and spread are over that fork's " + settings.getProperty("allocIterations", "?")
                         + " measurement iterations. JMH counts the K sends of pending's per-invocation setup with it: "
-                        + "the second row takes K × the send's median away.",
+                        + "the last row takes K × the send's median away.",
                 new Line[] {line("send", Measure.SEND_BYTES_PER_OP),
                     line("pending + acknowledge, K = " + k + ", with its K sends", Measure.PENDING_BYTES_PER_OP),
                     chats > 0 ? pendingAlone : line("pending + acknowledge alone", Measure.PENDING_BYTES_PER_OP)},
@@ -233,6 +233,12 @@ final class ClientsSection {
         } catch (NumberFormatException e) {
             return 0;
         }
+    }
+
+    /** A whole number of the settings, as the tables write numbers. */
+    private String count(String key) {
+        int value = parseInt(settings.getProperty(key, ""));
+        return value > 0 ? Formats.opsText(value) : "?";
     }
 
     /** A length in seconds as the settings hold it, without a trailing ".0". */

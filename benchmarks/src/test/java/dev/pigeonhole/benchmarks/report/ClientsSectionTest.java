@@ -73,7 +73,7 @@ class ClientsSectionTest {
     void statesTheRateTheChatsTheOrderAndThatTheMachineIsNoisy() throws IOException {
         String md = section(TWO_CLIENTS);
 
-        assertThat(md).contains("fixed offered rate of 10000 sends a second");
+        assertThat(md).contains("fixed offered rate of 10,000 sends a second");
         assertThat(md).contains("pending + acknowledge, K = 10, 64 callers");
         assertThat(md).contains("round 1 Jedis, Lettuce; round 2 Lettuce, Jedis; round 3 Jedis, Lettuce");
         assertThat(md).contains("shared with other work and noisy").contains("not these figures with those of another run");
