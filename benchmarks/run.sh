@@ -4,7 +4,9 @@
 #   benchmarks/run.sh            the full run: 3 rounds, many connections, the catalog (about 25 minutes on 2 cores)
 #   benchmarks/run.sh --quick    2 short rounds, small N, a thin catalog (about 11 minutes on 2 busy cores): a smoke run
 #   benchmarks/run.sh --floors   only what each Redis operation costs inside Redis beside its floor (about 3 minutes)
-#   benchmarks/run.sh [--quick | --floors] [--skip-build] [-- <extra JMH arguments for the catalog, e.g. a regex>]
+#   benchmarks/run.sh --clients  only the Redis clients compared, 3 alternating rounds (about 2 minutes a client)
+#   benchmarks/run.sh [--quick | --floors | --clients] [--skip-build]
+#                     [-- <extra JMH arguments for the catalog, e.g. a regex; with --clients, ClientComparison's options>]
 #
 # Phases: build benchmarks.jar; start a private redis-server and a private 3-master Redis Cluster
 # (unless REDIS_URL / REDIS_CLUSTER_NODES are set) and a private PostgreSQL (unless POSTGRES_URL
@@ -17,7 +19,9 @@
 # single node alone, into target/results/floors.json; many live connections, N sockets against a
 # fresh in-memory server for each N, into target/results/connections-N.json; the catalog, one JMH
 # run of every benchmark on every backend, for the tables; the report. --floors runs the build,
-# the Redis, the floors and the report only. A phase that fails is reported and skipped, so the
+# the Redis, the floors and the report only; --clients the build, the Redis, the client comparison
+# (dev.pigeonhole.benchmarks.clients.ClientComparison, into target/results/clients/) and the report
+# only, in target/results/RESULTS.md. A phase that fails is reported and skipped, so the
 # report still comes out, with "not run" where that phase's numbers would be.
 #
 # Environment: REDIS_URL (use that Redis instead of starting one: keys get a prefix of this run's
@@ -25,7 +29,8 @@
 # POSTGRES_URL with POSTGRES_USER and POSTGRES_PASSWORD (use that PostgreSQL: each trial and load
 # run gets a bench_* schema of its own), JAVA_HOME, ROUNDS (rounds of the ratio phase), JMH_ARGS
 # (appended to the catalog's JMH arguments), LOAD_ARGS (appended to the load generator's),
-# JMH_IGNORE_LOCK=1 (run JMH even while another JMH runs here). The floors load a Functions library
+# JMH_IGNORE_LOCK=1 (run JMH even while another JMH runs here), CLIENTS (the clients --clients
+# compares, e.g. JEDIS,LETTUCE,REDISSON,GLIDE; ClientComparison's default without it). The floors load a Functions library
 # (pigeonhole_floors) into the Redis and take it away at the end: with REDIS_URL, that Redis must run
 # no other scripts meanwhile, or the floors stop rather than count them as theirs.
 set -euo pipefail
@@ -34,12 +39,14 @@ ROOT=$PWD
 
 QUICK=0
 FLOORS_ONLY=0
+CLIENTS_ONLY=0
 BUILD=1
 EXTRA_JMH=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
     --floors) FLOORS_ONLY=1 ;;
+    --clients) CLIENTS_ONLY=1 ;;
     --skip-build) BUILD=0 ;;
     --) shift; EXTRA_JMH=("$@"); break ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$ROOT/benchmarks/run.sh"; exit 0 ;;
@@ -48,9 +55,15 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-[ $QUICK = 1 ] && [ $FLOORS_ONLY = 1 ] && { echo "run.sh: --quick and --floors are two different runs; pick one" >&2; exit 2; }
+[ $((QUICK + FLOORS_ONLY + CLIENTS_ONLY)) -gt 1 ] \
+  && { echo "run.sh: --quick, --floors and --clients are different runs; pick one" >&2; exit 2; }
 START=$SECONDS
-MODE=$([ $FLOORS_ONLY = 1 ] && echo floors || { [ $QUICK = 1 ] && echo quick || echo full; })
+MODE=full
+[ $QUICK = 1 ] && MODE=quick
+[ $FLOORS_ONLY = 1 ] && MODE=floors
+[ $CLIENTS_ONLY = 1 ] && MODE=clients
+# The runs of one part alone need the single node and nothing else.
+PART_ONLY=$((FLOORS_ONLY + CLIENTS_ONLY))
 OUT=$ROOT/benchmarks/target/results
 JAR=$ROOT/benchmarks/target/benchmarks.jar
 FAILED=()
@@ -270,8 +283,8 @@ start_cluster() {
 }
 
 HAVE_CLUSTER=0
-if [ $FLOORS_ONLY = 1 ]; then
-  : # the floors run on the single node alone
+if [ $PART_ONLY = 1 ]; then
+  : # the floors and the clients run on the single node alone
 elif [ -n "${REDIS_CLUSTER_NODES:-}" ]; then
   phase "Redis Cluster: using REDIS_CLUSTER_NODES=$REDIS_CLUSTER_NODES"
   HAVE_CLUSTER=1
@@ -355,8 +368,8 @@ start_postgres() {
   return 1
 }
 
-if [ $FLOORS_ONLY = 1 ]; then
-  : # the floors measure Redis alone
+if [ $PART_ONLY = 1 ]; then
+  : # the floors and the clients measure Redis alone
 elif [ -n "${POSTGRES_URL:-}" ]; then
   phase "PostgreSQL: using POSTGRES_URL=${POSTGRES_URL%%\?*}"
   export POSTGRES_USER=${POSTGRES_USER:-pigeonhole}
@@ -482,9 +495,9 @@ report_and_finish() {
     rcli --scan --pattern "${RUN_PREFIX}*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" UNLINK >/dev/null || true
   fi
   cleanup
-  # A quick look, or the floors alone, must not replace the full run the repository publishes: they
+  # A quick look, or the floors or the clients alone, must not replace the full run the repository publishes: they
   # report under target/.
-  if [ $QUICK = 1 ] || [ $FLOORS_ONLY = 1 ]; then
+  if [ $QUICK = 1 ] || [ $PART_ONLY = 1 ]; then
     REPORT_DIR="$OUT"
   else
     REPORT_DIR="$ROOT/benchmarks"
@@ -506,6 +519,30 @@ report_and_finish() {
 
 if [ $FLOORS_ONLY = 1 ]; then
   floors_run
+  report_and_finish
+  exit 0
+fi
+
+# ---------------------------------------------------------------- the clients compared, on the single node
+
+clients_run() {
+  local status=0 clients_start=$SECONDS
+  local clients_opts=(--out "$OUT/clients")
+  [ -n "${CLIENTS:-}" ] && clients_opts+=(--clients "$CLIENTS")
+  phase "clients compared: ${CLIENTS:-the default clients}, ${EXTRA_JMH[*]:-default options}"
+  say "machine load (1, 5, 15 min): $(machine_load)"
+  # Each client takes about 2 minutes over the 3 rounds and its allocation fork; the limit leaves room for 4 and a slow machine.
+  bounded 1200 "$OUT/clients.log" '^\[clients\]|Exception|^# (Benchmark|Parameters):' \
+    "$JAVA" "${JMH_JVM[@]}" -cp "$JAR" dev.pigeonhole.benchmarks.clients.ClientComparison "${clients_opts[@]}" \
+      "${EXTRA_JMH[@]}" || status=$?
+  [ $status = 0 ] && [ -s "$OUT/clients/measures.csv" ] || failed "clients (see $OUT/clients.log)"
+  local command="ClientComparison ${clients_opts[*]#"$ROOT"/} ${EXTRA_JMH[*]}"
+  note "Clients compared: \`${command% }\` on the single node; the phase took" \
+    "$((SECONDS - clients_start)) s; machine load after it: $(machine_load)."
+}
+
+if [ $CLIENTS_ONLY = 1 ]; then
+  clients_run
   report_and_finish
   exit 0
 fi

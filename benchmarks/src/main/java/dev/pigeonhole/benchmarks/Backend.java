@@ -31,7 +31,11 @@ public enum Backend {
     LETTUCE(StoreKind.REDIS, RedisClientKind.LETTUCE, false),
     JEDIS_CLUSTER(StoreKind.REDIS, RedisClientKind.JEDIS, true),
     LETTUCE_CLUSTER(StoreKind.REDIS, RedisClientKind.LETTUCE, true),
-    POSTGRES(StoreKind.POSTGRES, null, false);
+    POSTGRES(StoreKind.POSTGRES, null, false),
+    /** Measured in the client comparison only, which runs every client on the single node. */
+    REDISSON(StoreKind.REDIS, RedisClientKind.REDISSON, false),
+    /** Measured in the client comparison only, which runs every client on the single node. */
+    GLIDE(StoreKind.REDIS, RedisClientKind.GLIDE, false);
 
     static final String DEFAULT_POSTGRES_USER = "pigeonhole";
 
@@ -43,6 +47,21 @@ public enum Backend {
         this.store = store;
         this.client = client;
         this.onCluster = onCluster;
+    }
+
+    /** The backend of a Redis client on the single node. */
+    public static Backend onSingleNode(RedisClientKind client) {
+        for (Backend backend : values()) {
+            if (backend.client == client && !backend.onCluster) {
+                return backend;
+            }
+        }
+        throw new IllegalArgumentException("no single-node backend for " + client);
+    }
+
+    /** The Redis client, or empty for a store without one. */
+    public Optional<RedisClientKind> client() {
+        return Optional.ofNullable(client);
     }
 
     /**

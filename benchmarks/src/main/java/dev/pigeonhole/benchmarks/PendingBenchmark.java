@@ -1,15 +1,7 @@
 package dev.pigeonhole.benchmarks;
 
 import dev.pigeonhole.app.Pigeonhole;
-import dev.pigeonhole.domain.model.ChatId;
 import dev.pigeonhole.domain.model.UserId;
-import dev.pigeonhole.domain.model.chat.PendingChat;
-import dev.pigeonhole.domain.model.consent.AddPolicy;
-import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
-import dev.pigeonhole.domain.port.in.chat.CreateChat;
-import dev.pigeonhole.domain.port.in.chat.FetchPending;
-import dev.pigeonhole.domain.port.in.chat.SendMessage;
-import dev.pigeonhole.domain.port.in.consent.ChooseAddPolicy;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -24,18 +16,12 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A reader in K chats, each with one message it has not seen: fetch what is pending, then
- * acknowledge every chat up to its last message in one batch. That is what a client does each
- * time it catches up, and the book's fetch_pending_messages does both in one call.
+ * acknowledge every chat up to its last message in one batch ({@link PendingReader}). That is what a
+ * client does each time it catches up, and the book's fetch_pending_messages does both in one call.
  *
  * <p>The new messages are sent in a {@link Level#Invocation} setup so that their cost stays out
  * of the measurement. JMH warns that per-invocation fixtures distort results when the op is
@@ -61,44 +47,20 @@ public class PendingBenchmark {
     public int chats;
 
     private static final UserId READER = UserId.of("reader");
-    private static final UserId WRITER = UserId.of("writer");
 
     private Pigeonhole system;
-    private FetchPending fetchPending;
-    private AcknowledgeMessages acknowledge;
-    private SendMessage sendMessage;
-    private final List<SendMessage.Command> nextMessages = new ArrayList<>();
-    private FetchPending.Query query;
+    private PendingReader reader;
 
     @Setup(Level.Trial)
     public void start() {
         system = Pigeonhole.start(backend.config(), InstantSource.system());
-        fetchPending = system.fetchPending();
-        acknowledge = system.acknowledgeMessages();
-        sendMessage = system.sendMessage();
-        query = new FetchPending.Query(READER);
-        // By default a stranger's add is only an invitation: the reader lets the writer add it.
-        system.chooseAddPolicy().choose(new ChooseAddPolicy.Command(READER, AddPolicy.ANYONE));
-        for (int i = 0; i < chats; i++) {
-            ChatId chat = system.createChat().create(new CreateChat.Command(WRITER, Set.of(READER),
-                    Optional.empty(), "first")).chat();
-            nextMessages.add(new SendMessage.Command(chat, WRITER, "one more message"));
-        }
         // Start from "nothing pending", so each op sees exactly the one message the setup adds.
-        // Every chat's first message is pending now: a reader who sees fewer is no member of them
-        // (an invitee, say), and the op would time an empty fetch.
-        int seen = fetchAndAcknowledge();
-        if (seen != chats) {
-            throw new IllegalStateException("the reader has " + seen + " messages pending in its " + chats
-                    + " chats, not one in each: is it a member of them?");
-        }
+        reader = new PendingReader(system, READER, chats);
     }
 
     @Setup(Level.Invocation)
     public void oneNewMessagePerChat() {
-        for (SendMessage.Command command : nextMessages) {
-            sendMessage.send(command);
-        }
+        reader.oneNewMessagePerChat();
     }
 
     @TearDown(Level.Trial)
@@ -108,23 +70,6 @@ public class PendingBenchmark {
 
     @Benchmark
     public int pendingAndAcknowledge() {
-        return fetchAndAcknowledge();
-    }
-
-    /** What a client does: fetch, then acknowledge every chat that had news, in one batch. */
-    private int fetchAndAcknowledge() {
-        int seen = 0;
-        Map<ChatId, Long> upTo = new HashMap<>();
-        for (PendingChat pending : fetchPending.pending(query)) {
-            if (pending.messages().isEmpty()) {
-                continue;
-            }
-            upTo.put(pending.chat(), pending.messages().getLast().id());
-            seen += pending.messages().size();
-        }
-        if (!upTo.isEmpty()) {
-            acknowledge.acknowledge(new AcknowledgeMessages.Batch(READER, upTo));
-        }
-        return seen;
+        return reader.fetchAndAcknowledge();
     }
 }

@@ -20,9 +20,15 @@ import java.util.Objects;
  *                          subscribes to none), each event is one SPUBLISH to its shard and a
  *                          pattern subscription is refused. A single node carries patterns either way.
  * @param poolSize          the most connections Jedis opens per node (Lettuce shares one)
+ * @param clientName        what every connection of this process is named in CLIENT LIST
+ *                          ({@value #DEFAULT_CLIENT_NAME} by default); one name per instance lets
+ *                          an operator, or a benchmark, count one instance's connections apart
  */
 public record RedisConfig(RedisClientKind client, RedisSettings.Endpoint endpoint, Layout layout, String keyPrefix,
-                          Duration connectTimeout, Duration commandTimeout, boolean patternsOnCluster, int poolSize) {
+                          Duration connectTimeout, Duration commandTimeout, boolean patternsOnCluster, int poolSize,
+                          String clientName) {
+
+    public static final String DEFAULT_CLIENT_NAME = "pigeonhole";
 
     public enum Layout { TAGGED, BOOK }
 
@@ -33,6 +39,7 @@ public record RedisConfig(RedisClientKind client, RedisSettings.Endpoint endpoin
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(commandTimeout, "commandTimeout");
+        Objects.requireNonNull(clientName, "clientName");
         if (poolSize < 1) {
             throw new IllegalArgumentException("the Redis pool size must be at least 1, not " + poolSize);
         }
@@ -44,43 +51,57 @@ public record RedisConfig(RedisClientKind client, RedisSettings.Endpoint endpoin
 
     /**
      * Lettuce, a local Redis on its default port, the tagged layout, no prefix, 2 s timeouts, no
-     * patterns on a cluster, 128 pooled.
+     * patterns on a cluster, 128 pooled, named {@value #DEFAULT_CLIENT_NAME}.
      */
     public static RedisConfig defaults() {
         return new RedisConfig(RedisClientKind.LETTUCE, RedisSettings.Endpoint.single("redis://127.0.0.1:6379"), Layout.TAGGED,
-                "", RedisSettings.DEFAULT_TIMEOUT, RedisSettings.DEFAULT_TIMEOUT, false, RedisSettings.DEFAULT_POOL_SIZE);
+                "", RedisSettings.DEFAULT_TIMEOUT, RedisSettings.DEFAULT_TIMEOUT, false, RedisSettings.DEFAULT_POOL_SIZE,
+                DEFAULT_CLIENT_NAME);
     }
 
     public RedisConfig withClient(RedisClientKind value) {
-        return new RedisConfig(value, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster, poolSize);
+        return new RedisConfig(value, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster,
+                poolSize, clientName);
     }
 
     public RedisConfig withEndpoint(RedisSettings.Endpoint value) {
-        return new RedisConfig(client, value, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster, poolSize);
+        return new RedisConfig(client, value, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster,
+                poolSize, clientName);
     }
 
     public RedisConfig withLayout(Layout value) {
-        return new RedisConfig(client, endpoint, value, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster, poolSize);
+        return new RedisConfig(client, endpoint, value, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster,
+                poolSize, clientName);
     }
 
     public RedisConfig withKeyPrefix(String value) {
-        return new RedisConfig(client, endpoint, layout, value, connectTimeout, commandTimeout, patternsOnCluster, poolSize);
+        return new RedisConfig(client, endpoint, layout, value, connectTimeout, commandTimeout, patternsOnCluster,
+                poolSize, clientName);
     }
 
     public RedisConfig withTimeouts(Duration connect, Duration command) {
-        return new RedisConfig(client, endpoint, layout, keyPrefix, connect, command, patternsOnCluster, poolSize);
+        return new RedisConfig(client, endpoint, layout, keyPrefix, connect, command, patternsOnCluster,
+                poolSize, clientName);
     }
 
     public RedisConfig withPatternsOnCluster(boolean value) {
-        return new RedisConfig(client, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, value, poolSize);
+        return new RedisConfig(client, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, value,
+                poolSize, clientName);
     }
 
     public RedisConfig withPoolSize(int value) {
-        return new RedisConfig(client, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster, value);
+        return new RedisConfig(client, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster,
+                value, clientName);
     }
 
-    /** The client settings; the process's connections show up in CLIENT LIST under this name. */
+    /** Checked by {@link RedisSettings} when the client starts: 1 to 64 of A-Z a-z 0-9 . _ : -. */
+    public RedisConfig withClientName(String value) {
+        return new RedisConfig(client, endpoint, layout, keyPrefix, connectTimeout, commandTimeout, patternsOnCluster,
+                poolSize, value);
+    }
+
+    /** The client settings; the process's connections show up in CLIENT LIST under {@link #clientName}. */
     RedisSettings settings() {
-        return new RedisSettings(endpoint, connectTimeout, commandTimeout, "pigeonhole", poolSize);
+        return new RedisSettings(endpoint, connectTimeout, commandTimeout, clientName, poolSize);
     }
 }

@@ -73,6 +73,28 @@ class RedisWiringTest {
         });
     }
 
+    /** A name given in the configuration is the one the instance's connections carry in CLIENT LIST. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clients")
+    void the_configured_client_name_names_the_instances_connections(RedisClientKind client) throws Exception {
+        RedisTarget target = RedisServers.single();
+        String name = RedisTarget.newClientName();
+        AppConfig config = AppConfig.defaults().withRedis(RedisConfig.defaults().withClient(client)
+                .withEndpoint(TestConfigs.endpoint(target)).withKeyPrefix(target.newPrefix()).withClientName(name));
+
+        try (Pigeonhole app = Pigeonhole.start(config, InstantSource.system())) {
+            app.createChat().create(new CreateChat.Command(UserId.of("alice"), Set.of(UserId.of("bob")),
+                    Optional.empty(), "hello"));
+
+            assertThat(target.clients(name)).isNotEmpty();
+        }
+        assertThat(RedisConfig.defaults().clientName()).isEqualTo("pigeonhole");
+    }
+
+    static Stream<RedisClientKind> clients() {
+        return Stream.of(RedisClientKind.JEDIS, RedisClientKind.LETTUCE);
+    }
+
     /**
      * The operator's option reaches the store: on a cluster a send goes out once, as SPUBLISH to its
      * chat's shard, unless patterns are asked for, which adds a classic PUBLISH. Counted by the

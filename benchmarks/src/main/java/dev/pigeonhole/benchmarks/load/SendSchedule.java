@@ -21,9 +21,10 @@ import org.HdrHistogram.Recorder;
  * that a run can tell a slow server from a generator that fell behind.
  *
  * <p>Sends of the warm-up ({@code seq < warmupSends}) are paced like the others but recorded
- * nowhere.
+ * nowhere. The client comparison ({@code dev.pigeonhole.benchmarks.clients}) paces its sends with it
+ * too, each send's "arrival" being its return, with one member.
  */
-final class SendSchedule {
+public final class SendSchedule {
 
     private final long begin;
     private final long interval;
@@ -46,7 +47,7 @@ final class SendSchedule {
      * @param begin    the first send's due time, in {@link System#nanoTime()}'s terms
      * @param interval nanoseconds between two sends' due times: one over the rate
      */
-    SendSchedule(long begin, long interval, long warmupSends, long totalSends) {
+    public SendSchedule(long begin, long interval, long warmupSends, long totalSends) {
         if (interval <= 0 || warmupSends < 0 || totalSends <= warmupSends || totalSends > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("a schedule needs a positive interval and 1 to 2^31 - 9 measured sends");
         }
@@ -74,7 +75,7 @@ final class SendSchedule {
         return due(warmupSends);
     }
 
-    long totalSends() {
+    public long totalSends() {
         return totalSends;
     }
 
@@ -91,7 +92,7 @@ final class SendSchedule {
      * @param park  waits about the given nanoseconds ({@code LockSupport::parkNanos})
      * @param issue hands send {@code seq} over; it should return at once
      */
-    void pace(LongSupplier clock, LongConsumer park, LongConsumer issue) {
+    public void pace(LongSupplier clock, LongConsumer park, LongConsumer issue) {
         for (long seq = 0; seq < totalSends; seq++) {
             long wait;
             while ((wait = due(seq) - clock.getAsLong()) > 0) {
@@ -102,7 +103,7 @@ final class SendSchedule {
     }
 
     /** Send {@code seq}'s HTTP call starts at {@code now}. */
-    void started(long seq, long now) {
+    public void started(long seq, long now) {
         if (measured(seq)) {
             startLag.recordValue(micros(now - due(seq)));
         }
@@ -113,7 +114,7 @@ final class SendSchedule {
      *
      * @return whether it counts: a measured send, recorded from when it was due
      */
-    boolean arrived(long seq, long now, int members) {
+    public boolean arrived(long seq, long now, int members) {
         if (!measured(seq)) {
             return false;
         }
@@ -126,7 +127,7 @@ final class SendSchedule {
     }
 
     /** Every delivery's latency recorded so far, from its send's due time, in microseconds. */
-    Histogram latency() {
+    public Histogram latency() {
         return soFar(latency, latencySoFar);
     }
 
@@ -136,7 +137,7 @@ final class SendSchedule {
     }
 
     /** How late each measured send's HTTP call started so far, in microseconds. */
-    Histogram startLag() {
+    public Histogram startLag() {
         return soFar(startLag, startLagSoFar);
     }
 

@@ -24,6 +24,8 @@ final class Formats {
             case POSTGRES -> "PostgreSQL";
             case JEDIS_CLUSTER -> "Jedis, 3-master cluster";
             case LETTUCE_CLUSTER -> "Lettuce, 3-master cluster";
+            case REDISSON -> "Redisson";
+            case GLIDE -> "Valkey GLIDE";
         };
     }
 
@@ -34,6 +36,8 @@ final class Formats {
             case JEDIS -> "jedis";
             case LETTUCE -> "lettuce";
             case POSTGRES -> "postgres";
+            case REDISSON -> "redisson";
+            case GLIDE -> "glide";
             // run.sh drives no load against a cluster; were it to, these would be its labels.
             case JEDIS_CLUSTER, LETTUCE_CLUSTER -> backend.name().toLowerCase(Locale.ROOT);
         };

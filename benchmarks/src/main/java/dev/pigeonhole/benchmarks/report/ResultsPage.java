@@ -62,6 +62,11 @@ final class ResultsPage {
                     + "measurement, and a verdict drawn from fewer than 3 rounds is not one either. Run "
                     + "`benchmarks/run.sh` without `--quick` for that.\n\n");
         }
+        if (options.mode().equals("clients")) {
+            // The comparison alone: every other section would say "not run".
+            notes();
+            return md.append(ClientsSection.markdown(options.results())).toString();
+        }
         coldWarning();
         notes();
         targets();
@@ -69,6 +74,7 @@ final class ResultsPage {
         pending();
         mailboxAndPresence();
         md.append(FloorsSection.markdown(options.results()));
+        ClientsSection.markdownIfRun(options.results()).ifPresent(md::append);
         load();
         fanOut();
         httpRate();
