@@ -4,6 +4,7 @@ import dev.pigeonhole.adapter.redis.LostConnections;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.SerialDelivery;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import org.redisson.client.ChannelName;
 import org.redisson.client.RedisClient;
 import org.redisson.client.RedisClientConfig;
@@ -255,8 +256,7 @@ final class RedissonPubSub implements PubSubConnection {
                 if (subscribe) {
                     wanted.remove(key);
                 }
-                throw e instanceof IllegalStateException || e instanceof dev.pigeonhole.domain.model.StoreUnavailableException
-                        ? e : failures.translate(e, action);
+                throw e instanceof StoreUnavailableException ? e : failures.translate(e, action);
             } finally {
                 waiting.remove(key, done);
             }
