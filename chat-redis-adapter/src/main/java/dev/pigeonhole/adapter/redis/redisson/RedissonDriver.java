@@ -77,7 +77,7 @@ public final class RedissonDriver implements RedisDriver {
     private Object callOnce(FunctionCall call) {
         String action = "function " + call.function().name();
         long deadline = failures.deadline();
-        return Replies.plain(failures.awaitCall(send(client(action).functions(), call), action, deadline));
+        return Replies.plain(action, failures.awaitCall(send(client(action).functions(), call), action, deadline));
     }
 
     @Override
@@ -112,7 +112,8 @@ public final class RedissonDriver implements RedisDriver {
                 reply = CompletableFuture.failedFuture(batchFailure);
             }
             try {
-                replies.add(Replies.plain(failures.awaitCall(reply, "function " + calls.get(i).function().name(), deadline)));
+                String action = "function " + calls.get(i).function().name();
+                replies.add(Replies.plain(action, failures.awaitCall(reply, action, deadline)));
             } catch (MissingFunctionException e) {
                 // The node lost the library; the call never ran, so make it again on its own,
                 // which loads the library first.
@@ -140,7 +141,7 @@ public final class RedissonDriver implements RedisDriver {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return Replies.plain(failures.awaitCall(reply, action, failures.deadline()));
+        return Replies.plain(action, failures.awaitCall(reply, action, failures.deadline()));
     }
 
     @Override

@@ -1,8 +1,11 @@
 package dev.pigeonhole.adapter.redis.redisson;
 
+import dev.pigeonhole.adapter.redis.PlainReplies;
+import dev.pigeonhole.adapter.redis.RedisFailure;
+import dev.pigeonhole.adapter.redis.RedisFailures;
+import org.redisson.client.RedisException;
 import org.redisson.client.protocol.RedisCommand;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,26 +20,16 @@ final class Replies {
         return new RedisCommand<>(name);
     }
 
-    static Object plain(Object reply) {
-        return switch (reply) {
-            case null -> null;
-            case Long l -> l;
-            case String s -> s;
-            case Integer i -> i.longValue();
-            // Over RESP2 a Lua true is the integer 1 and a Lua false is nil.
-            case Boolean b -> b ? 1L : null;
-            case List<?> list -> plainList(list);
-            default -> throw new IllegalStateException("Redis answered a " + reply.getClass().getName()
-                    + ", which the driver does not map");
-        };
+    static Object plain(String action, Object reply) {
+        return PlainReplies.plain(action, reply, Replies::redissonValue);
     }
 
-    private static List<Object> plainList(List<?> list) {
-        List<Object> out = new ArrayList<>(list.size());
-        for (Object element : list) {
-            out.add(plain(element));
+    private static Object redissonValue(String action, Object value) {
+        // A Lua table may hold an error reply ({err = ...}); Redis passes it on nested.
+        if (value instanceof RedisException error && RedissonFailures.read(error) instanceof RedisFailure.ErrorReply reply) {
+            throw RedisFailures.callError(action, reply.text(), error);
         }
-        return out;
+        throw PlainReplies.unmapped(action, value);
     }
 
     /** The primary, host:port, that CLUSTER SLOTS names for {@code slot}. */
