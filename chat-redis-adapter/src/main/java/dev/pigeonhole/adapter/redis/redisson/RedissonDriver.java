@@ -107,14 +107,19 @@ public final class RedissonDriver implements RedisDriver {
         Throwable batchFailure = failures.failureOf(sent, deadline);
         List<Object> replies = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
+            String action = "function " + calls.get(i).function().name();
             CompletableFuture<Object> reply = pending.get(i);
-            if (!reply.isDone() && batchFailure != null) {
+            boolean answered = reply.isDone() || batchFailure == null;
+            if (!answered) {
                 reply = CompletableFuture.failedFuture(batchFailure);
             }
             try {
-                String action = "function " + calls.get(i).function().name();
                 replies.add(Replies.plain(action, failures.awaitCall(reply, action, deadline)));
             } catch (MissingFunctionException e) {
+                if (!answered) {
+                    // Another call's miss: whether this one ran is unknown, so it is not made again.
+                    throw failures.unavailable(action, Trouble.UNREACHABLE, "no answer of its own in a batch that failed");
+                }
                 // The node lost the library; the call never ran, so make it again on its own,
                 // which loads the library first.
                 replies.add(run(calls.get(i)));
