@@ -65,7 +65,16 @@ public final class RedissonDriver implements RedisDriver {
         this.failures = new RedissonFailures(new RedisFailures(settings),
                 settings.connectTimeout().plus(settings.commandTimeout().multipliedBy(2)));
         this.handle = new RedissonHandle(() -> RedissonSetup.config(settings), settings.commandTimeout().toMillis());
-        handle.warmUp(failures.endpoint());
+        warmUp();
+    }
+
+    /** Tries to reach Redis now; a failure is only logged, since calls will try again. */
+    private void warmUp() {
+        try {
+            handle.get();
+        } catch (RuntimeException e) {
+            LOG.warn("{}; calls will retry", failures.translate(e, "the first connection").getMessage());
+        }
     }
 
     @Override

@@ -6,8 +6,6 @@ import org.redisson.client.codec.StringCodec;
 import org.redisson.command.CommandAsyncExecutor;
 import org.redisson.config.Config;
 import org.redisson.connection.ConnectionManager;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -21,8 +19,6 @@ import java.util.function.Supplier;
  * its connections and reconnects them by itself.
  */
 final class RedissonHandle implements AutoCloseable {
-
-    private static final Logger LOG = LoggerFactory.getLogger(RedissonHandle.class);
 
     /** What one started client offers the driver. */
     record Established(Redisson redisson, CommandAsyncExecutor executor, RFunctionAsync functions) {
@@ -39,15 +35,6 @@ final class RedissonHandle implements AutoCloseable {
     RedissonHandle(Supplier<Config> config, long shutdownTimeoutMillis) {
         this.config = config;
         this.shutdownTimeoutMillis = shutdownTimeoutMillis;
-    }
-
-    /** Tries to reach Redis now; a failure is only logged, since calls will try again. */
-    void warmUp(String endpoint) {
-        try {
-            get();
-        } catch (RuntimeException e) {
-            LOG.warn("Redis not reachable at start at {}: {}; calls will retry", endpoint, e.getMessage());
-        }
     }
 
     /** The client, started now if it is not yet; throws Redisson's exception if that fails. */
