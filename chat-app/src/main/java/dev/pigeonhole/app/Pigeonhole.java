@@ -29,6 +29,7 @@ import dev.pigeonhole.adapter.redis.RedisPresenceRegistry;
 import dev.pigeonhole.adapter.redis.RedisQuotas;
 import dev.pigeonhole.adapter.redis.jedis.JedisDriver;
 import dev.pigeonhole.adapter.redis.lettuce.LettuceDriver;
+import dev.pigeonhole.adapter.redis.redisson.RedissonDriver;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.port.in.chat.AcknowledgeMessages;
 import dev.pigeonhole.domain.port.in.chat.CreateChat;
@@ -125,7 +126,8 @@ public final class Pigeonhole implements AutoCloseable {
         RedisDriver driver = switch (redis.client()) {
             case JEDIS -> new JedisDriver(redis.settings());
             case LETTUCE -> new LettuceDriver(redis.settings());
-            case REDISSON, GLIDE -> throw new UnsupportedOperationException("no driver for " + redis.client() + " yet");
+            case REDISSON -> new RedissonDriver(redis.settings());
+            case GLIDE -> throw new UnsupportedOperationException("no driver for " + redis.client() + " yet");
         };
         KeyLayout keys = switch (redis.layout()) {
             case TAGGED -> KeyLayout.tagged(redis.keyPrefix());

@@ -186,9 +186,17 @@ public final class HexagonRules {
                     + "else would tie it to one client and make the two impossible to compare");
 
     @ArchTest
+    public static final ArchRule only_the_redisson_driver_touches_redisson = noClasses()
+            .that().resideOutsideOfPackage("..adapter.redis.redisson..")
+            .should().dependOnClassesThat().resideInAPackage("org.redisson..")
+            .because("the Redis algorithm is written once against the driver interface; a Redisson type anywhere "
+                    + "else would tie it to one client and make the clients impossible to compare");
+
+    @ArchTest
     public static final ArchRule the_redis_algorithm_never_sees_a_driver = noClasses()
             .that().resideInAPackage("..adapter.redis")
-            .should().dependOnClassesThat().resideInAnyPackage("..adapter.redis.jedis..", "..adapter.redis.lettuce..")
+            .should().dependOnClassesThat().resideInAnyPackage("..adapter.redis.jedis..", "..adapter.redis.lettuce..",
+                    "..adapter.redis.redisson..")
             .because("keys, scripts and JSON live once, above both drivers; only the composition root picks a client");
 
     @ArchTest

@@ -117,6 +117,11 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void only_the_redisson_driver_touches_redisson_catches_redisson_in_the_algorithm() {
+        assertViolation(HexagonRules.only_the_redisson_driver_touches_redisson, "clients", "ScriptsOnRedisson");
+    }
+
+    @Test
     void the_redis_algorithm_never_sees_a_driver_catches_keys_that_pick_a_client() {
         assertViolation(HexagonRules.the_redis_algorithm_never_sees_a_driver, "drivers", "ClientPickingKeys");
     }

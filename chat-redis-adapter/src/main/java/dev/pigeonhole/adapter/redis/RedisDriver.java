@@ -4,12 +4,12 @@ import java.util.List;
 
 /**
  * What the Redis algorithm needs from a client, and nothing more: call a function of a library,
- * call several in one pipelined round trip, publish, and hold a subscription connection. Jedis and Lettuce each
- * implement it in their own package; everything above it (keys, functions, JSON, the ports) is
- * written once, against this interface.
+ * call several in one pipelined round trip, publish, and hold a subscription connection. Jedis,
+ * Lettuce and Redisson each implement it in their own package; everything above it (keys,
+ * functions, JSON, the ports) is written once, against this interface.
  *
  * <p>Every read and write goes through a function of a {@link FunctionLibrary}, even the
- * one-command ones, so the driver has no per-command surface to keep in step between two clients,
+ * one-command ones, so the driver has no per-command surface to keep in step between clients,
  * and every call can name the keys it touches (which is what routes it on a cluster).
  *
  * <p>Replies come back as plain Java values: {@code Long} for integers, {@code String} for bulk and

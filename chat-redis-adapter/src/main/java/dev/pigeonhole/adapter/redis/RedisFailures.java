@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * What a failure talking to Redis means for the caller, decided once for both clients: the same
- * Redis answer is the same domain error with the same message on Jedis and on Lettuce.
+ * What a failure talking to Redis means for the caller, decided once for every client: the same
+ * Redis answer is the same domain error with the same message on Jedis, Lettuce and Redisson.
  *
  * <ul>
  * <li>A refusal Redis gives about itself or about this client is

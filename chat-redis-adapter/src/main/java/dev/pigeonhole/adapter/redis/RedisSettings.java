@@ -16,9 +16,9 @@ import java.util.regex.Pattern;
  *                       (default 2 s)
  * @param clientName     sent with CLIENT SETNAME on every connection, so an operator (or a test)
  *                       can find this process's connections in CLIENT LIST
- * @param poolSize       the most connections a pooling client (Jedis) opens, per node; a caller
- *                       finding all of them busy waits up to the command timeout. Lettuce
- *                       multiplexes every caller over one connection and needs none
+ * @param poolSize       the most connections a pooling client (Jedis, Redisson) opens, per node;
+ *                       a caller finding all of them busy waits. Lettuce multiplexes every
+ *                       caller over one connection and needs none
  */
 public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration commandTimeout, String clientName,
                             int poolSize) {

@@ -2,6 +2,7 @@ package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.adapter.redis.jedis.JedisDriver;
 import dev.pigeonhole.adapter.redis.lettuce.LettuceDriver;
+import dev.pigeonhole.adapter.redis.redisson.RedissonDriver;
 
 /** The driver of a client kind, for the tests that open their own, as the composition root opens it. */
 final class Drivers {
@@ -13,7 +14,8 @@ final class Drivers {
         return switch (client) {
             case JEDIS -> new JedisDriver(settings);
             case LETTUCE -> new LettuceDriver(settings);
-            case REDISSON, GLIDE -> throw new UnsupportedOperationException("no driver for " + client + " yet");
+            case REDISSON -> new RedissonDriver(settings);
+            case GLIDE -> throw new UnsupportedOperationException("no driver for " + client + " yet");
         };
     }
 }

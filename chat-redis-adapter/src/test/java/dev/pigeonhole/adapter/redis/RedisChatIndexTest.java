@@ -55,8 +55,10 @@ class RedisChatIndexTest {
         return Stream.of(
                 Arguments.of(RedisClientKind.JEDIS, false),
                 Arguments.of(RedisClientKind.LETTUCE, false),
+                Arguments.of(RedisClientKind.REDISSON, false),
                 Arguments.of(RedisClientKind.JEDIS, true),
-                Arguments.of(RedisClientKind.LETTUCE, true));
+                Arguments.of(RedisClientKind.LETTUCE, true),
+                Arguments.of(RedisClientKind.REDISSON, true));
     }
 
     @AfterEach

@@ -51,8 +51,10 @@ class RoundTripBudgetTest {
         return Stream.of(
                 Arguments.of(RedisClientKind.JEDIS, false),
                 Arguments.of(RedisClientKind.LETTUCE, false),
+                Arguments.of(RedisClientKind.REDISSON, false),
                 Arguments.of(RedisClientKind.JEDIS, true),
-                Arguments.of(RedisClientKind.LETTUCE, true));
+                Arguments.of(RedisClientKind.LETTUCE, true),
+                Arguments.of(RedisClientKind.REDISSON, true));
     }
 
     @AfterEach

@@ -1,0 +1,182 @@
+package dev.pigeonhole.adapter.redis.redisson;
+
+import dev.pigeonhole.adapter.redis.RedisFailure;
+import dev.pigeonhole.adapter.redis.RedisFailure.ErrorReply;
+import dev.pigeonhole.adapter.redis.RedisFailure.NoAnswer;
+import dev.pigeonhole.adapter.redis.RedisFailure.Trouble;
+import dev.pigeonhole.adapter.redis.RedisFailures;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import org.redisson.RedissonShutdownException;
+import org.redisson.client.RedisAskException;
+import org.redisson.client.RedisAuthRequiredException;
+import org.redisson.client.RedisConnectionException;
+import org.redisson.client.RedisException;
+import org.redisson.client.RedisMovedException;
+import org.redisson.client.RedisNoScriptException;
+import org.redisson.client.RedisOutOfMemoryException;
+import org.redisson.client.RedisReadonlyException;
+import org.redisson.client.RedisRedirectException;
+import org.redisson.client.RedisRetryException;
+import org.redisson.client.RedisTimeoutException;
+import org.redisson.client.RedisWrongPasswordException;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Waits for Redisson's futures, reads whatever they fail with as a {@link RedisFailure}, and leaves
+ * the verdict to the shared {@link RedisFailures}, so that Redisson fails as the other clients do
+ * and none of its types reaches a caller (they stay attached as the cause, for the logs).
+ */
+final class RedissonFailures {
+
+    /**
+     * Redisson appends where an error reply came from ({@code . channel: [id: ...] data: ...},
+     * {@code . command: ...}) to Redis's own words; only Redis's words are the reply.
+     */
+    private static final Pattern REDISSON_SUFFIX = Pattern.compile(
+            "\\. (channel|command|node|connection|params|data)[: ].*$", Pattern.DOTALL);
+
+    private final RedisFailures rules;
+    private final Duration patience;
+
+    /**
+     * @param patience the longest a caller waits for one operation: Redisson's own timeouts
+     *                 normally end it first, this only bounds the cases they do not cover
+     */
+    RedissonFailures(RedisFailures rules, Duration patience) {
+        this.rules = rules;
+        this.patience = patience;
+    }
+
+    String endpoint() {
+        return rules.endpoint();
+    }
+
+    long deadline() {
+        return System.nanoTime() + patience.toNanos();
+    }
+
+    /** The value of {@code stage}; whatever it fails with is unavailability, never a client exception. */
+    <T> T await(CompletionStage<T> stage, String action, long deadline) {
+        return await(stage, action, deadline, failure -> translate(failure, action));
+    }
+
+    /** The reply of a function call; an error reply from the function itself is an {@link IllegalStateException}. */
+    <T> T awaitCall(CompletionStage<T> stage, String action, long deadline) {
+        return await(stage, action, deadline, failure -> ofCall(failure, action));
+    }
+
+    private <T> T await(CompletionStage<T> stage, String action, long deadline, Function<Throwable, RuntimeException> failed) {
+        try {
+            return stage.toCompletableFuture().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw failed.apply(e.getCause());
+        } catch (TimeoutException e) {
+            throw rules.unavailable(action, new NoAnswer(Trouble.TIMED_OUT, "waited " + patience.toMillis() + " ms in all"), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw rules.unavailable(action, new NoAnswer(Trouble.INTERRUPTED, null), e);
+        } catch (RuntimeException e) {
+            // CancellationException, or a failure thrown before any future existed
+            throw failed.apply(e);
+        }
+    }
+
+    /** What {@code stage} failed with by the deadline, or null if it succeeded or is still running. */
+    Throwable failureOf(CompletionStage<?> stage, long deadline) {
+        try {
+            stage.toCompletableFuture().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        } catch (TimeoutException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Any failure of {@code action} as unavailability: nothing but a function can have a bug of its own. */
+    RuntimeException translate(Throwable failure, String action) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof StoreUnavailableException translated) {
+            return translated;
+        }
+        return rules.unavailable(action, read(cause), cause);
+    }
+
+    /** A function call's failure: the function's own error reply, or trouble on the way to it. */
+    RuntimeException ofCall(Throwable failure, String action) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof StoreUnavailableException translated) {
+            return translated;
+        }
+        return rules.ofCall(action, read(cause), cause);
+    }
+
+    StoreUnavailableException closed(String action) {
+        return rules.unavailable(action, new NoAnswer(Trouble.CLOSED, null), null);
+    }
+
+    StoreUnavailableException unavailable(String action, Trouble trouble, String detail) {
+        return rules.unavailable(action, new NoAnswer(trouble, detail), null);
+    }
+
+    /** Redis's error reply if the failure holds one (as a failed handshake does), else what kept an answer from coming. */
+    static RedisFailure read(Throwable failure) {
+        for (Throwable t : RedisFailure.chain(failure)) {
+            if (isErrorReply(t)) {
+                return new ErrorReply(REDISSON_SUFFIX.matcher(t.getMessage()).replaceFirst(""));
+            }
+        }
+        for (Throwable t : RedisFailure.chain(failure)) {
+            if (t instanceof RedisTimeoutException) {
+                return new NoAnswer(Trouble.TIMED_OUT, null);
+            }
+            if (t instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                return new NoAnswer(Trouble.INTERRUPTED, null);
+            }
+            if (t instanceof RedissonShutdownException) {
+                return new NoAnswer(Trouble.CLOSED, null);
+            }
+        }
+        return RedisFailure.fromJdk(failure).orElseGet(() -> switch (failure) {
+            case CancellationException e -> new NoAnswer(Trouble.BROKEN, "cancelled");
+            case RedisConnectionException e -> new NoAnswer(Trouble.UNREACHABLE, null);
+            default -> new NoAnswer(Trouble.UNREACHABLE, failure.getMessage());
+        });
+    }
+
+    /**
+     * Whether Redis said this: Redisson raises its own {@link RedisException} for an error reply
+     * and a subclass for the codes it acts on, and other subclasses (connection, timeout) for
+     * trouble of its own. An error reply starts with Redis's code, in capitals.
+     */
+    private static boolean isErrorReply(Throwable t) {
+        boolean replyType = t.getClass() == RedisException.class
+                || t instanceof RedisRedirectException || t instanceof RedisRetryException
+                || t instanceof RedisAuthRequiredException || t instanceof RedisWrongPasswordException
+                || t instanceof RedisReadonlyException || t instanceof RedisOutOfMemoryException
+                || t instanceof RedisNoScriptException || t instanceof RedisMovedException || t instanceof RedisAskException;
+        String message = t.getMessage();
+        return replyType && message != null && message.matches("(?s)^[A-Z][A-Z_]*( .*)?$");
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable current = failure;
+        while ((current instanceof ExecutionException || current instanceof CompletionException) && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+}

@@ -1,0 +1,109 @@
+package dev.pigeonhole.adapter.redis.redisson;
+
+import dev.pigeonhole.adapter.redis.RedisSettings;
+import org.redisson.config.BaseConfig;
+import org.redisson.config.ClusterServersConfig;
+import org.redisson.config.Config;
+import org.redisson.config.ReadMode;
+import org.redisson.config.SingleServerConfig;
+import org.redisson.config.SubscriptionMode;
+
+import java.net.URI;
+
+/** Turns {@link RedisSettings} into Redisson's {@link Config}. */
+final class RedissonSetup {
+
+    /**
+     * Connections a node's pool keeps open at idle. Redisson's default is 24 per node (and 24
+     * more per replica): a cluster of three masters and three replicas would hold 144 at idle for
+     * a server that may be doing nothing. The pool grows to {@link RedisSettings#poolSize()} under
+     * load and shrinks back after ten idle seconds.
+     */
+    static final int IDLE_CONNECTIONS = 2;
+
+    private RedissonSetup() {
+    }
+
+    static Config config(RedisSettings settings) {
+        Config config = new Config();
+        config.setTcpKeepAlive(true);
+        config.setTcpNoDelay(true);
+        switch (settings.endpoint()) {
+            case RedisSettings.Single single -> single(config, settings, single.url());
+            case RedisSettings.Cluster cluster -> {
+                ClusterServersConfig servers = config.useClusterServers();
+                cluster.seeds().forEach(seed -> servers.addNodeAddress("redis://" + seed.host() + ":" + seed.port()));
+                common(servers, settings);
+                servers.setMasterConnectionPoolSize(settings.poolSize());
+                servers.setMasterConnectionMinimumIdleSize(Math.min(IDLE_CONNECTIONS, settings.poolSize()));
+                // Every call goes to a master; a replica's pool only has to exist.
+                servers.setReadMode(ReadMode.MASTER);
+                servers.setSubscriptionMode(SubscriptionMode.MASTER);
+                servers.setSlaveConnectionMinimumIdleSize(0);
+                servers.setSlaveConnectionPoolSize(1);
+                servers.setSubscriptionConnectionMinimumIdleSize(0);
+                servers.setSubscriptionConnectionPoolSize(1);
+            }
+        }
+        return config;
+    }
+
+    private static void single(Config config, RedisSettings settings, URI url) {
+        SingleServerConfig server = config.useSingleServer();
+        server.setAddress(url.getScheme() + "://" + url.getHost() + ":" + (url.getPort() == -1 ? 6379 : url.getPort()));
+        server.setDatabase(database(url));
+        String userInfo = url.getUserInfo();
+        if (userInfo != null && !userInfo.isEmpty()) {
+            int colon = userInfo.indexOf(':');
+            // Without a colon the whole user-info is a password, as in redis://secret@host.
+            if (colon < 0) {
+                config.setPassword(userInfo);
+            } else {
+                if (colon > 0) {
+                    config.setUsername(userInfo.substring(0, colon));
+                }
+                config.setPassword(userInfo.substring(colon + 1));
+            }
+        }
+        common(server, settings);
+        server.setConnectionPoolSize(settings.poolSize());
+        server.setConnectionMinimumIdleSize(Math.min(IDLE_CONNECTIONS, settings.poolSize()));
+        // The driver's subscriptions have connections of their own (RedissonPubSub): Redisson's
+        // subscription pool stays empty.
+        server.setSubscriptionConnectionMinimumIdleSize(0);
+        server.setSubscriptionConnectionPoolSize(1);
+    }
+
+    /**
+     * What every node's connections share. No retries: Redisson would repeat a call that timed
+     * out, which may run a function twice. The adapter repeats only a call that cannot have run
+     * (a missing function, {@code FunctionLibrary.loadingOnMiss}); Redisson still follows a
+     * MOVED or ASK, which is a redirection, not an attempt.
+     */
+    private static void common(BaseConfig<?> servers, RedisSettings settings) {
+        servers.setClientName(settings.clientName());
+        servers.setConnectTimeout(millis(settings.connectTimeout().toMillis()));
+        servers.setTimeout(millis(settings.commandTimeout().toMillis()));
+        servers.setRetryAttempts(0);
+    }
+
+    private static int millis(long millis) {
+        return (int) Math.min(Integer.MAX_VALUE, millis);
+    }
+
+    private static int database(URI url) {
+        String path = url.getPath();
+        if (path == null || path.isEmpty() || path.equals("/")) {
+            return 0;
+        }
+        try {
+            int database = Integer.parseInt(path.substring(1));
+            if (database >= 0) {
+                return database;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("the path of a Redis URL is a database number, not '" + path + "'");
+    }
+}
