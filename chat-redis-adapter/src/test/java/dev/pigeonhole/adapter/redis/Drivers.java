@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
+import dev.pigeonhole.adapter.redis.glide.GlideDriver;
 import dev.pigeonhole.adapter.redis.jedis.JedisDriver;
 import dev.pigeonhole.adapter.redis.lettuce.LettuceDriver;
 
@@ -13,7 +14,8 @@ final class Drivers {
         return switch (client) {
             case JEDIS -> new JedisDriver(settings);
             case LETTUCE -> new LettuceDriver(settings);
-            case REDISSON, GLIDE -> throw new UnsupportedOperationException("no driver for " + client + " yet");
+            case GLIDE -> new GlideDriver(settings);
+            case REDISSON -> throw new UnsupportedOperationException("no driver for " + client + " yet");
         };
     }
 }

@@ -3,6 +3,7 @@ package dev.pigeonhole.adapter.redis.lettuce;
 import dev.pigeonhole.adapter.redis.LostConnections;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
+import dev.pigeonhole.adapter.redis.SerialDelivery;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;

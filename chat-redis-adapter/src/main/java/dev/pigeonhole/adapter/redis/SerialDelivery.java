@@ -1,4 +1,4 @@
-package dev.pigeonhole.adapter.redis.lettuce;
+package dev.pigeonhole.adapter.redis;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,13 +11,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Runs listener calls one at a time, in the order they were handed in, on the threads that hand
  * them in, and stops for good at {@link #close()}.
  *
- * <p>On a cluster the messages of one subscription connection arrive on several Netty event loops
- * (one per node connection), so Lettuce alone does not make the calls sequential. A lock would
- * make one event loop wait for another; instead whichever thread finds nobody delivering drains
- * the queue, and the others only enqueue and return. No thread ever waits here except
+ * <p>A client may hand messages over on several threads: Lettuce on a cluster has a Netty event
+ * loop per node connection, and GLIDE's core calls back on threads of its own, so the client
+ * alone does not make the calls sequential. A lock would make one thread wait for another;
+ * instead whichever thread finds nobody delivering drains the queue, and the others only enqueue
+ * and return. No thread ever waits here except
  * {@link #close()}, for the one call that may be running.
  */
-final class SerialDelivery {
+public final class SerialDelivery {
 
     private static final Logger LOG = LoggerFactory.getLogger(SerialDelivery.class);
 
@@ -29,11 +30,11 @@ final class SerialDelivery {
     private volatile boolean closed;
     private volatile Thread calling;
 
-    SerialDelivery(String name) {
+    public SerialDelivery(String name) {
         this.name = name;
     }
 
-    void submit(Runnable call) {
+    public void submit(Runnable call) {
         if (closed) {
             return;
         }
@@ -61,7 +62,7 @@ final class SerialDelivery {
                 try {
                     call.run();
                 } catch (RuntimeException e) {
-                    // The listener's bug must not stop delivery nor reach Lettuce's event loop.
+                    // The listener's bug must not stop delivery nor reach the client's thread.
                     LOG.error("{}: the subscription listener failed", name, e);
                 } finally {
                     calling = null;
@@ -71,12 +72,12 @@ final class SerialDelivery {
     }
 
     /** True on the thread that is running a listener call right now. */
-    boolean isCallingOnThisThread() {
+    public boolean isCallingOnThisThread() {
         return calling == Thread.currentThread();
     }
 
     /** After this returns no call starts; a call running on another thread is waited for. */
-    void close() {
+    public void close() {
         closed = true;
         synchronized (callLock) {
             pending.clear();
