@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 final class GlideFailures {
 
     private static final Pattern SIGNALLED = Pattern.compile("An error was signalled by the server: - (\\w+): (.*)", Pattern.DOTALL);
-    private static final Pattern CODED = Pattern.compile("(?:^|- )([A-Z][A-Z0-9_-]*): (.*)", Pattern.DOTALL);
+    private static final Pattern CODED = Pattern.compile("(?:^|- |: |`)([A-Z][A-Z0-9_-]*): (.*)", Pattern.DOTALL);
     /** The names GLIDE's core gives the error codes it knows, and Redis's code for each. */
     private static final Map<String, String> KINDS = Map.ofEntries(
             Map.entry("ResponseError", "ERR"), Map.entry("ReadOnly", "READONLY"), Map.entry("PermissionDenied", "NOPERM"),
@@ -42,6 +42,9 @@ final class GlideFailures {
             Map.entry("ClusterDown", "CLUSTERDOWN"), Map.entry("TryAgain", "TRYAGAIN"), Map.entry("Moved", "MOVED"),
             Map.entry("Ask", "ASK"), Map.entry("ExecAbortError", "EXECABORT"), Map.entry("NoScriptError", "NOSCRIPT"),
             Map.entry("CrossSlot", "CROSSSLOT"), Map.entry("NotBusy", "NOTBUSY"));
+
+    /** How GLIDE words the failure of a request whose connection could not be made (single node, cluster). */
+    private static final Pattern CONNECT_FAILED = Pattern.compile("connect failed|Failed to create initial connections");
 
     private final RedisFailures rules;
     private final Duration patience;
@@ -113,6 +116,11 @@ final class GlideFailures {
         for (Throwable t : RedisFailure.chain(failure)) {
             if (t instanceof TimeoutException) {
                 return new NoAnswer(Trouble.TIMED_OUT, null);
+            }
+            if (t instanceof RequestException && t.getMessage() != null && CONNECT_FAILED.matcher(t.getMessage()).find()) {
+                // A lazy client's connection attempt, failed: Redis's refusal if it answered one.
+                return codedReply(t.getMessage()).<RedisFailure>map(ErrorReply::new)
+                        .orElseGet(() -> new NoAnswer(Trouble.UNREACHABLE, t.getMessage()));
             }
             if (t instanceof RequestException && t.getMessage() != null) {
                 return new ErrorReply(redisText(t.getMessage()));

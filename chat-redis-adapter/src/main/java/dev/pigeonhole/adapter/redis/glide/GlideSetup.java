@@ -21,6 +21,10 @@ import java.util.concurrent.CompletableFuture;
  * Turns {@link RedisSettings} into GLIDE's configuration and starts a client: a {@code GlideClient}
  * for a single node, a {@code GlideClusterClient} for a cluster.
  *
+ * <p>Connected lazily, on the first request: GLIDE creates no client that cannot connect, and says
+ * why only to its log ("Connection refused" whatever the cause); a lazy client's first request
+ * fails with the reason instead (WRONGPASS, NOAUTH), and the next request tries again.
+ *
  * <p>RESP3, because GLIDE receives pub/sub messages as RESP3 pushes: a subscription client stays
  * an ordinary connection that also answers commands (the driver asks it {@code CLIENT ID} to learn
  * of a reconnect). Function replies do not change with it: Redis converts a Lua value to RESP2's
@@ -47,7 +51,8 @@ final class GlideSetup {
                         .databaseId(database(url))
                         .requestTimeout(requestTimeout)
                         .clientName(settings.clientName())
-                        .protocol(ProtocolVersion.RESP3);
+                        .protocol(ProtocolVersion.RESP3)
+                        .lazyConnect(true);
                 var advanced = AdvancedGlideClientConfiguration.builder().connectionTimeout(connectTimeout);
                 credentials(url).ifPresent(builder::credentials);
                 if (callback != null) {
@@ -63,7 +68,8 @@ final class GlideSetup {
                                 .map(seed -> NodeAddress.builder().host(seed.host()).port(seed.port()).build()).toList())
                         .requestTimeout(requestTimeout)
                         .clientName(settings.clientName())
-                        .protocol(ProtocolVersion.RESP3);
+                        .protocol(ProtocolVersion.RESP3)
+                        .lazyConnect(true);
                 var advanced = AdvancedGlideClusterClientConfiguration.builder().connectionTimeout(connectTimeout);
                 if (callback != null) {
                     builder.subscriptionConfiguration(ClusterSubscriptionConfiguration.builder().callback(callback).build());

@@ -11,6 +11,12 @@ class GlideSingleNodeRefusalTest extends RedisRefusalContract {
         return new GlideDriver(settings);
     }
 
+    /** GLIDE's single-node client insists on a primary: "No primary node found". */
+    @Override
+    protected boolean servesALoneReplica() {
+        return false;
+    }
+
     @Override
     protected boolean cluster() {
         return false;
