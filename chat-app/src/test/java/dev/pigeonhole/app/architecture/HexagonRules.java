@@ -186,9 +186,16 @@ public final class HexagonRules {
                     + "else would tie it to one client and make the two impossible to compare");
 
     @ArchTest
+    public static final ArchRule only_the_glide_driver_touches_glide = noClasses()
+            .that().resideOutsideOfPackage("..adapter.redis.glide..")
+            .should().dependOnClassesThat().resideInAPackage("glide..")
+            .because("the Redis algorithm is written once against the driver interface; a GLIDE type anywhere "
+                    + "else would tie it to one client and make the clients impossible to compare");
+
+    @ArchTest
     public static final ArchRule the_redis_algorithm_never_sees_a_driver = noClasses()
             .that().resideInAPackage("..adapter.redis")
-            .should().dependOnClassesThat().resideInAnyPackage("..adapter.redis.jedis..", "..adapter.redis.lettuce..")
+            .should().dependOnClassesThat().resideInAnyPackage("..adapter.redis.jedis..", "..adapter.redis.lettuce..", "..adapter.redis.glide..")
             .because("keys, scripts and JSON live once, above both drivers; only the composition root picks a client");
 
     @ArchTest

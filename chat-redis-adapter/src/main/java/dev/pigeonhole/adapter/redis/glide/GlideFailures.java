@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 final class GlideFailures {
 
     private static final Pattern SIGNALLED = Pattern.compile("An error was signalled by the server: - (\\w+): (.*)", Pattern.DOTALL);
-    private static final Pattern CODED = Pattern.compile("(?:^|- |: |`)([A-Z][A-Z0-9_-]*): (.*)", Pattern.DOTALL);
+    private static final Pattern CODED = Pattern.compile("(?:^|- |: |`)([A-Z][A-Z0-9_-]*): ([^`]*)", Pattern.DOTALL);
     /** The names GLIDE's core gives the error codes it knows, and Redis's code for each. */
     private static final Map<String, String> KINDS = Map.ofEntries(
             Map.entry("ResponseError", "ERR"), Map.entry("ReadOnly", "READONLY"), Map.entry("PermissionDenied", "NOPERM"),

@@ -13,6 +13,7 @@ import glide.api.models.configuration.BaseSubscriptionConfiguration.MessageCallb
 import glide.api.models.configuration.PubSubState;
 import glide.api.models.configuration.RequestRoutingConfiguration.SimpleMultiNodeRoute;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
@@ -29,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * timeout)} returns once Redis confirmed, as {@link PubSubConnection} asks.
  *
  * <p>GLIDE resubscribes by itself after a reconnect and says nothing. The loss is learnt here by
- * asking the client, every {@link #WATCH_INTERVAL}, for {@code CLIENT ID} of its connection to
- * each node: a reconnected connection has a new id, so a loss is seen even when GLIDE has mended
- * it between two looks. The connection is back once GLIDE's own account of what Redis confirmed
+ * asking the client, every {@link #WATCH_INTERVAL}, who its connection to each node is (the
+ * server's run id and the connection's {@code CLIENT ID}): a reconnected connection is another,
+ * so a loss is seen even when GLIDE has mended it between two looks. The connection is back once GLIDE's own account of what Redis confirmed
  * ({@code getSubscriptions()}: actual) equals what it was asked for (desired), and the ids did not
  * change meanwhile; then the listener hears {@link PubSubListener#resubscribed()}, once
  * ({@link LostConnections}, with the whole client as its one connection).
@@ -210,13 +211,28 @@ final class GlidePubSub implements PubSubConnection {
         }
     }
 
-    /** {@code CLIENT ID} of this client's connection to each node, by node. */
+    /**
+     * Who this client's connection to each node is, by node: the server's run id and the
+     * connection's {@code CLIENT ID}. The id alone would not do: a restarted server counts its
+     * connections from 1 again, and may give the reconnected one the id the lost one had.
+     */
     private CompletableFuture<Map<String, Object>> connectionIds() {
-        String[] command = {"CLIENT", "ID"};
+        return perNode(new String[] {"INFO", "server"}).thenCombine(perNode(new String[] {"CLIENT", "ID"}), (infos, ids) -> {
+            Map<String, Object> identities = new HashMap<>();
+            ids.forEach((node, id) -> identities.put(node, runId(infos.get(node)) + "/" + id));
+            return Map.copyOf(identities);
+        });
+    }
+
+    private CompletableFuture<Map<String, Object>> perNode(String[] command) {
         if (client instanceof GlideClusterClient cluster) {
             return cluster.customCommand(command, SimpleMultiNodeRoute.ALL_NODES).thenApply(value -> Map.copyOf(value.getMultiValue()));
         }
-        return ((GlideClient) client).customCommand(command).thenApply(id -> Map.of("", id));
+        return ((GlideClient) client).customCommand(command).thenApply(reply -> Map.of("", reply));
+    }
+
+    private static String runId(Object info) {
+        return String.valueOf(info).lines().filter(line -> line.startsWith("run_id:")).findFirst().orElse("").strip();
     }
 
     /** True when GLIDE counts every channel, pattern and shard channel it was asked for as confirmed. */
