@@ -14,7 +14,6 @@ import glide.api.models.configuration.NodeAddress;
 import glide.api.models.configuration.ProtocolVersion;
 import glide.api.models.configuration.ServerCredentials;
 import glide.api.models.configuration.StandaloneSubscriptionConfiguration;
-import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -44,17 +43,22 @@ final class GlideSetup {
         int connectTimeout = millis(settings.connectTimeout().toMillis());
         return switch (settings.endpoint()) {
             case RedisSettings.Single single -> {
-                URI url = single.url();
                 var builder = GlideClientConfiguration.builder()
-                        .address(NodeAddress.builder().host(unbracketed(url.getHost())).port(single.port()).build())
-                        .useTLS("rediss".equals(url.getScheme()))
-                        .databaseId(database(url))
+                        .address(NodeAddress.builder().host(single.host()).port(single.port()).build())
+                        .useTLS(single.tls())
+                        .databaseId(single.database())
                         .requestTimeout(requestTimeout)
                         .clientName(settings.clientName())
                         .protocol(ProtocolVersion.RESP3)
                         .lazyConnect(true);
                 var advanced = AdvancedGlideClientConfiguration.builder().connectionTimeout(connectTimeout);
-                credentials(url).ifPresent(builder::credentials);
+                if (!single.password().isEmpty()) {
+                    var credentials = ServerCredentials.builder().password(single.password());
+                    if (!single.user().isEmpty()) {
+                        credentials.username(single.user());
+                    }
+                    builder.credentials(credentials.build());
+                }
                 if (callback != null) {
                     builder.subscriptionConfiguration(StandaloneSubscriptionConfiguration.builder().callback(callback).build());
                     advanced.pubsubReconciliationIntervalMs(RECONCILIATION_MILLIS);
@@ -82,41 +86,5 @@ final class GlideSetup {
 
     private static int millis(long value) {
         return (int) Math.min(Integer.MAX_VALUE, value);
-    }
-
-    private static java.util.Optional<ServerCredentials> credentials(URI url) {
-        String userInfo = url.getUserInfo();
-        if (userInfo == null || userInfo.isEmpty()) {
-            return java.util.Optional.empty();
-        }
-        int colon = userInfo.indexOf(':');
-        String user = colon < 0 ? "" : userInfo.substring(0, colon);
-        // Without a colon the whole user-info is a password, as in redis://secret@host.
-        String password = colon < 0 ? userInfo : userInfo.substring(colon + 1);
-        var credentials = ServerCredentials.builder().password(password);
-        if (!user.isEmpty()) {
-            credentials.username(user);
-        }
-        return java.util.Optional.of(credentials.build());
-    }
-
-    private static String unbracketed(String host) {
-        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    }
-
-    private static int database(URI url) {
-        String path = url.getPath();
-        if (path == null || path.isEmpty() || path.equals("/")) {
-            return 0;
-        }
-        try {
-            int database = Integer.parseInt(path.substring(1));
-            if (database >= 0) {
-                return database;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("the path of a Redis URL is a database number, not '" + path + "'");
     }
 }
