@@ -50,7 +50,9 @@ class RedisWiringTest {
                 Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.TAGGED, false),
                 Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.BOOK, false),
                 Arguments.of(RedisClientKind.JEDIS, RedisConfig.Layout.TAGGED, true),
-                Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.TAGGED, true));
+                Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.TAGGED, true),
+                Arguments.of(RedisClientKind.GLIDE, RedisConfig.Layout.TAGGED, false),
+                Arguments.of(RedisClientKind.GLIDE, RedisConfig.Layout.TAGGED, true));
     }
 
     @ParameterizedTest(name = "{0}, {1} keys, cluster: {2}")
