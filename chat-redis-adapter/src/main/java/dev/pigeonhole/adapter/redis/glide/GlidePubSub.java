@@ -19,8 +19,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +52,8 @@ final class GlidePubSub implements PubSubConnection {
     private final Consumer<GlidePubSub> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread watcher;
+    /** The subscriptions Redis confirmed, as "SUBSCRIBE name", "SSUBSCRIBE name", "PSUBSCRIBE name". */
+    private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
     /** The id of the connection to each node, as last seen; only the watcher touches it. */
     private Map<String, Object> connectionIds;
 
@@ -106,9 +110,11 @@ final class GlidePubSub implements PubSubConnection {
         Objects.requireNonNull(channel, "channel");
         checkOpen();
         if (sharded && client instanceof GlideClusterClient cluster) {
-            change("SSUBSCRIBE " + channel, () -> cluster.ssubscribe(Set.of(channel), timeoutMillis));
+            add("SSUBSCRIBE", channel, () -> cluster.ssubscribe(Set.of(channel), timeoutMillis),
+                    () -> cluster.sunsubscribeLazy(Set.of(channel)));
         } else {
-            change("SUBSCRIBE " + channel, () -> client.subscribe(Set.of(channel), timeoutMillis));
+            add("SUBSCRIBE", channel, () -> client.subscribe(Set.of(channel), timeoutMillis),
+                    () -> client.unsubscribeLazy(Set.of(channel)));
         }
     }
 
@@ -117,9 +123,9 @@ final class GlidePubSub implements PubSubConnection {
         Objects.requireNonNull(channel, "channel");
         checkOpen();
         if (sharded && client instanceof GlideClusterClient cluster) {
-            change("SUNSUBSCRIBE " + channel, () -> cluster.sunsubscribe(Set.of(channel), timeoutMillis));
+            remove("SSUBSCRIBE", channel, () -> cluster.sunsubscribe(Set.of(channel), timeoutMillis));
         } else {
-            change("UNSUBSCRIBE " + channel, () -> client.unsubscribe(Set.of(channel), timeoutMillis));
+            remove("SUBSCRIBE", channel, () -> client.unsubscribe(Set.of(channel), timeoutMillis));
         }
     }
 
@@ -127,24 +133,55 @@ final class GlidePubSub implements PubSubConnection {
     public void psubscribe(String pattern) {
         Objects.requireNonNull(pattern, "pattern");
         checkOpen();
-        change("PSUBSCRIBE " + pattern, () -> client.psubscribe(Set.of(pattern), timeoutMillis));
+        add("PSUBSCRIBE", pattern, () -> client.psubscribe(Set.of(pattern), timeoutMillis),
+                () -> client.punsubscribeLazy(Set.of(pattern)));
     }
 
     @Override
     public void punsubscribe(String pattern) {
         Objects.requireNonNull(pattern, "pattern");
         checkOpen();
-        change("PUNSUBSCRIBE " + pattern, () -> client.punsubscribe(Set.of(pattern), timeoutMillis));
+        remove("PSUBSCRIBE", pattern, () -> client.punsubscribe(Set.of(pattern), timeoutMillis));
     }
 
-    private void change(String action, java.util.function.Supplier<CompletableFuture<Void>> request) {
-        CompletableFuture<Void> confirmed;
+    /**
+     * Asks for a subscription and waits for Redis's confirmation. GLIDE keeps what it was asked
+     * for even when the wait fails, and would subscribe it later behind the caller's back; so a
+     * subscription that was not held before is taken back then.
+     */
+    private void add(String kind, String name, Supplier<CompletableFuture<Void>> request,
+                     Supplier<CompletableFuture<Void>> takeBack) {
+        String held = kind + " " + name;
         try {
-            confirmed = request.get();
+            change(held, request);
+            confirmed.add(held);
         } catch (RuntimeException e) {
-            confirmed = CompletableFuture.failedFuture(e);
+            if (!confirmed.contains(held)) {
+                try {
+                    takeBack.get();
+                } catch (RuntimeException ignored) {
+                    // closing, or nothing to take back
+                }
+            }
+            throw e;
         }
-        failures.await(confirmed, action, failures.deadline());
+    }
+
+    /** {@code kind} names the subscription ("SSUBSCRIBE"); the action is its undoing ("SUNSUBSCRIBE"). */
+    private void remove(String kind, String name, Supplier<CompletableFuture<Void>> request) {
+        String undo = kind.equals("SUBSCRIBE") ? "UNSUBSCRIBE" : kind.charAt(0) + "UN" + kind.substring(1);
+        change(undo + " " + name, request);
+        confirmed.remove(kind + " " + name);
+    }
+
+    private void change(String action, Supplier<CompletableFuture<Void>> request) {
+        CompletableFuture<Void> confirmation;
+        try {
+            confirmation = request.get();
+        } catch (RuntimeException e) {
+            confirmation = CompletableFuture.failedFuture(e);
+        }
+        failures.await(confirmation, action, failures.deadline());
     }
 
     @Override
@@ -185,18 +222,20 @@ final class GlidePubSub implements PubSubConnection {
         }
     }
 
+    /**
+     * A look that gets no answer says nothing: Redis may be slow, or paused. Only another
+     * connection where the last look saw one is a loss; a restart or a reconnect always makes one.
+     */
     private void look() {
         Map<String, Object> seen = idsOrNull();
-        if (seen == null || !seen.equals(connectionIds)) {
-            if (!lost.isLost(this)) {
-                LOG.debug("a subscription connection to {} was lost", failures.endpoint());
-            }
-            lost.lost(this);
-        }
         if (seen == null) {
             return;
         }
-        connectionIds = seen;
+        if (!seen.equals(connectionIds)) {
+            LOG.debug("a subscription connection to {} was lost", failures.endpoint());
+            lost.lost(this);
+            connectionIds = seen;
+        }
         if (lost.isLost(this) && allConfirmed() && seen.equals(idsOrNull()) && !closed.get()) {
             LOG.debug("the subscription connection to {} is back with everything subscribed", failures.endpoint());
             lost.back(this);

@@ -1,16 +1,27 @@
 package dev.pigeonhole.adapter.redis.glide;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import dev.pigeonhole.adapter.redis.PubSubConnection;
+import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisFailure.ErrorReply;
 import dev.pigeonhole.adapter.redis.RedisFailure.NoAnswer;
 import dev.pigeonhole.adapter.redis.RedisFailure.Trouble;
+import dev.pigeonhole.adapter.redis.RedisTestSettings;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
+import dev.pigeonhole.testsupport.redis.LocalRedisServer;
+import dev.pigeonhole.testsupport.redis.RedisTarget;
 import glide.api.models.exceptions.ClosingException;
 import glide.api.models.exceptions.RequestException;
 import glide.api.models.exceptions.TimeoutException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,5 +79,47 @@ class GlideDriverTest {
         assertThat(GlideReplies.normalize("test", reply))
                 .isEqualTo(Arrays.asList(7L, "text", null, List.of(1L, List.of()), 1L, null));
         assertThat(GlideReplies.normalize("test", Map.of("k", 2L))).isEqualTo(List.of("k", 2L));
+    }
+
+    /**
+     * GLIDE keeps asking for a subscription whose confirmation it gave up waiting for; the driver
+     * takes it back, so the caller, told it failed, gets no messages on it later.
+     */
+    @Test
+    void a_subscription_that_failed_is_not_made_behind_the_caller_s_back() {
+        try (LocalRedisServer server = LocalRedisServer.start();
+             GlideDriver driver = new GlideDriver(RedisTestSettings.settings(server.target(), RedisTarget.newClientName())
+                     .withTimeouts(Duration.ofMillis(300), Duration.ofMillis(300)))) {
+            Queue<String> heard = new ConcurrentLinkedQueue<>();
+            PubSubConnection pubsub = driver.openPubSub(new PubSubListener() {
+                @Override
+                public void message(String channel, String payload) {
+                    heard.add(channel + "=" + payload);
+                }
+
+                @Override
+                public void patternMessage(String pattern, String channel, String payload) {
+                    heard.add(pattern + ":" + channel + "=" + payload);
+                }
+
+                @Override
+                public void resubscribed() {
+                    heard.add("resubscribed");
+                }
+            });
+            // Redis holds every client's commands for a while: the SUBSCRIBE is not confirmed in time.
+            server.target().admin("CLIENT", "PAUSE", "1500", "ALL");
+            assertThatThrownBy(() -> pubsub.subscribe("late", false)).isInstanceOf(StoreUnavailableException.class);
+
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> "[late, 0]".equals(server.target().admin("PUBSUB", "NUMSUB", "late")));
+            pubsub.subscribe("witness", false);
+            driver.publish("late", "1", false);
+            driver.publish("witness", "2", false);
+            await().atMost(Duration.ofSeconds(15)).until(() -> heard.contains("witness=2"));
+            assertThat(heard).as("one connection delivers in order: nothing on the failed channel came first")
+                    .containsExactly("witness=2");
+            pubsub.close();
+        }
     }
 }
