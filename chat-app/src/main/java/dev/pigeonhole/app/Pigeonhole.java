@@ -27,6 +27,7 @@ import dev.pigeonhole.adapter.redis.RedisIndexSweep;
 import dev.pigeonhole.adapter.redis.RedisMailboxes;
 import dev.pigeonhole.adapter.redis.RedisPresenceRegistry;
 import dev.pigeonhole.adapter.redis.RedisQuotas;
+import dev.pigeonhole.adapter.redis.glide.GlideDriver;
 import dev.pigeonhole.adapter.redis.jedis.JedisDriver;
 import dev.pigeonhole.adapter.redis.lettuce.LettuceDriver;
 import dev.pigeonhole.adapter.redis.redisson.RedissonDriver;
@@ -127,7 +128,7 @@ public final class Pigeonhole implements AutoCloseable {
             case JEDIS -> new JedisDriver(redis.settings());
             case LETTUCE -> new LettuceDriver(redis.settings());
             case REDISSON -> new RedissonDriver(redis.settings());
-            case GLIDE -> throw new UnsupportedOperationException("no driver for " + redis.client() + " yet");
+            case GLIDE -> new GlideDriver(redis.settings());
         };
         KeyLayout keys = switch (redis.layout()) {
             case TAGGED -> KeyLayout.tagged(redis.keyPrefix());

@@ -52,7 +52,9 @@ class RedisWiringTest {
                 Arguments.of(RedisClientKind.REDISSON, RedisConfig.Layout.TAGGED, false),
                 Arguments.of(RedisClientKind.JEDIS, RedisConfig.Layout.TAGGED, true),
                 Arguments.of(RedisClientKind.LETTUCE, RedisConfig.Layout.TAGGED, true),
-                Arguments.of(RedisClientKind.REDISSON, RedisConfig.Layout.TAGGED, true));
+                Arguments.of(RedisClientKind.REDISSON, RedisConfig.Layout.TAGGED, true),
+                Arguments.of(RedisClientKind.GLIDE, RedisConfig.Layout.TAGGED, false),
+                Arguments.of(RedisClientKind.GLIDE, RedisConfig.Layout.TAGGED, true));
     }
 
     @ParameterizedTest(name = "{0}, {1} keys, cluster: {2}")

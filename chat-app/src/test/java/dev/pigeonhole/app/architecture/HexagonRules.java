@@ -176,14 +176,14 @@ public final class HexagonRules {
             .that().resideOutsideOfPackage("..adapter.redis.jedis..")
             .should().dependOnClassesThat().resideInAPackage("redis.clients..")
             .because("the Redis algorithm is written once against the driver interface; a Jedis type anywhere "
-                    + "else would tie it to one client and make the two impossible to compare");
+                    + "else would tie it to one client and make the clients impossible to compare");
 
     @ArchTest
     public static final ArchRule only_the_lettuce_driver_touches_lettuce = noClasses()
             .that().resideOutsideOfPackage("..adapter.redis.lettuce..")
             .should().dependOnClassesThat().resideInAPackage("io.lettuce..")
             .because("the Redis algorithm is written once against the driver interface; a Lettuce type anywhere "
-                    + "else would tie it to one client and make the two impossible to compare");
+                    + "else would tie it to one client and make the clients impossible to compare");
 
     @ArchTest
     public static final ArchRule only_the_redisson_driver_touches_redisson = noClasses()
@@ -193,11 +193,18 @@ public final class HexagonRules {
                     + "else would tie it to one client and make the clients impossible to compare");
 
     @ArchTest
+    public static final ArchRule only_the_glide_driver_touches_glide = noClasses()
+            .that().resideOutsideOfPackage("..adapter.redis.glide..")
+            .should().dependOnClassesThat().resideInAPackage("glide..")
+            .because("the Redis algorithm is written once against the driver interface; a GLIDE type anywhere "
+                    + "else would tie it to one client and make the clients impossible to compare");
+
+    @ArchTest
     public static final ArchRule the_redis_algorithm_never_sees_a_driver = noClasses()
             .that().resideInAPackage("..adapter.redis")
             .should().dependOnClassesThat().resideInAnyPackage("..adapter.redis.jedis..", "..adapter.redis.lettuce..",
-                    "..adapter.redis.redisson..")
-            .because("keys, scripts and JSON live once, above both drivers; only the composition root picks a client");
+                    "..adapter.redis.redisson..", "..adapter.redis.glide..")
+            .because("keys, scripts and JSON live once, above every driver; only the composition root picks a client");
 
     @ArchTest
     public static final ArchRule redis_drivers_never_see_each_other = slices()

@@ -122,6 +122,11 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void only_the_glide_driver_touches_glide_catches_glide_in_the_algorithm() {
+        assertViolation(HexagonRules.only_the_glide_driver_touches_glide, "clients", "ScriptsOnGlide");
+    }
+
+    @Test
     void the_redis_algorithm_never_sees_a_driver_catches_keys_that_pick_a_client() {
         assertViolation(HexagonRules.the_redis_algorithm_never_sees_a_driver, "drivers", "ClientPickingKeys");
     }

@@ -16,8 +16,9 @@ import java.util.function.Predicate;
  * is back. Told once, after all of them, nothing it pulls afterwards can fall in that gap.
  *
  * <p>Every driver uses it: each says which of its connections was lost and when one is back; this
- * decides when to announce. Thread-safe. The announcement runs on the thread whose call brought
- * the last connection back, outside any lock held here.
+ * decides when to announce (GLIDE's driver counts its whole subscription client as one).
+ * Thread-safe. The announcement runs on the thread whose call brought the last connection back,
+ * outside any lock held here.
  *
  * @param <C> what the driver calls one connection; compared by identity
  */

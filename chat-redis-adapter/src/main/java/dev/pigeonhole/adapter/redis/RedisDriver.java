@@ -5,11 +5,11 @@ import java.util.List;
 /**
  * What the Redis algorithm needs from a client, and nothing more: call a function of a library,
  * call several in one pipelined round trip, publish, and hold a subscription connection. Jedis,
- * Lettuce and Redisson each implement it in their own package; everything above it (keys,
+ * Lettuce, Redisson and GLIDE each implement it in their own package; everything above it (keys,
  * functions, JSON, the ports) is written once, against this interface.
  *
  * <p>Every read and write goes through a function of a {@link FunctionLibrary}, even the
- * one-command ones, so the driver has no per-command surface to keep in step between clients,
+ * one-command ones, so a driver has no per-command surface to keep in step with the others,
  * and every call can name the keys it touches (which is what routes it on a cluster).
  *
  * <p>Replies come back as plain Java values: {@code Long} for integers, {@code String} for bulk and
@@ -17,8 +17,8 @@ import java.util.List;
  * {@code false}). A failure to reach Redis, an answer that does not come within the configured
  * timeout, or a refusal (wrong credentials, a read-only replica, a server still loading) is a
  * {@link dev.pigeonhole.domain.model.StoreUnavailableException}; any other error reply from a
- * function is an {@link IllegalStateException}, since it means a bug, not an outage. Both
- * implementations leave that decision to {@link RedisFailures}, so they fail alike. No client
+ * function is an {@link IllegalStateException}, since it means a bug, not an outage. Every
+ * implementation leaves that decision to {@link RedisFailures}, so they fail alike. No client
  * type or exception leaves an implementation.
  *
  * <p>Implementations are thread-safe and reconnect by themselves.

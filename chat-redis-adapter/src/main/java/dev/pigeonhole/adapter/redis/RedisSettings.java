@@ -1,6 +1,8 @@
 package dev.pigeonhole.adapter.redis;
 
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -98,6 +100,70 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
         /** The port in the URL, or Redis's 6379. */
         public int port() {
             return url.getPort() == -1 ? 6379 : url.getPort();
+        }
+
+        /** The host, without the brackets around an IPv6 address. */
+        public String host() {
+            String host = url.getHost();
+            return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        }
+
+        /** True for {@code rediss://}. */
+        public boolean tls() {
+            return "rediss".equals(url.getScheme());
+        }
+
+        /** The database the path names ({@code redis://host/2}), 0 without one. */
+        public int database() {
+            String path = url.getPath();
+            if (path == null || path.isEmpty() || "/".equals(path)) {
+                return 0;
+            }
+            try {
+                int database = Integer.parseInt(path.substring(1));
+                if (database >= 0) {
+                    return database;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException("the path of a Redis URL is a database number, not '" + path + "'");
+        }
+
+        /** The user the URL names, or "" for Redis's default user. */
+        public String user() {
+            String userInfo = url.getRawUserInfo();
+            if (userInfo == null || userInfo.indexOf(':') < 0) {
+                return "";
+            }
+            return decode(userInfo.substring(0, userInfo.indexOf(':')));
+        }
+
+        /** The password the URL carries, or "" for none. Without a colon the whole user info is one, as in {@code redis://secret@host}. */
+        public String password() {
+            String userInfo = url.getRawUserInfo();
+            if (userInfo == null) {
+                return "";
+            }
+            int colon = userInfo.indexOf(':');
+            return decode(colon < 0 ? userInfo : userInfo.substring(colon + 1));
+        }
+
+        /** Percent-decoding only: URLDecoder would also turn '+' into a space, which a URI does not. */
+        private static String decode(String raw) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(raw.length());
+            for (int i = 0; i < raw.length(); i++) {
+                char c = raw.charAt(i);
+                if (c == '%' && i + 2 < raw.length()) {
+                    out.write(Integer.parseInt(raw.substring(i + 1, i + 3), 16));
+                    i += 2;
+                } else {
+                    int codePoint = raw.codePointAt(i);
+                    out.writeBytes(Character.toString(codePoint).getBytes(StandardCharsets.UTF_8));
+                    i += Character.charCount(codePoint) - 1;
+                }
+            }
+            return out.toString(StandardCharsets.UTF_8);
         }
 
         /** Where it is, without the password a URL may carry. */

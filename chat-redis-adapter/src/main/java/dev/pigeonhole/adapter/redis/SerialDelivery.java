@@ -11,10 +11,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Runs listener calls one at a time, in the order they were handed in, on the threads that hand
  * them in, and stops for good at {@link #close()}.
  *
- * <p>On a cluster the messages of one subscription connection arrive on several Netty event loops
- * (one per node connection), so no client makes the calls sequential by itself. A lock would
- * make one event loop wait for another; instead whichever thread finds nobody delivering drains
- * the queue, and the others only enqueue and return. No thread ever waits here except
+ * <p>A client may hand messages over on several threads: Lettuce on a cluster has a Netty event
+ * loop per node connection, and GLIDE's core calls back on threads of its own, so the client
+ * alone does not make the calls sequential. A lock would make one thread wait for another;
+ * instead whichever thread finds nobody delivering drains the queue, and the others only enqueue
+ * and return. No thread ever waits here except
  * {@link #close()}, for the one call that may be running.
  */
 public final class SerialDelivery {
@@ -61,7 +62,7 @@ public final class SerialDelivery {
                 try {
                     call.run();
                 } catch (RuntimeException e) {
-                    // The listener's bug must not stop delivery nor reach the client's event loop.
+                    // The listener's bug must not stop delivery nor reach the client's thread.
                     LOG.error("{}: the subscription listener failed", name, e);
                 } finally {
                     calling = null;

@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
+import dev.pigeonhole.adapter.redis.glide.GlideDriver;
 import dev.pigeonhole.adapter.redis.jedis.JedisDriver;
 import dev.pigeonhole.adapter.redis.lettuce.LettuceDriver;
 import dev.pigeonhole.adapter.redis.redisson.RedissonDriver;
@@ -15,7 +16,7 @@ final class Drivers {
             case JEDIS -> new JedisDriver(settings);
             case LETTUCE -> new LettuceDriver(settings);
             case REDISSON -> new RedissonDriver(settings);
-            case GLIDE -> throw new UnsupportedOperationException("no driver for " + client + " yet");
+            case GLIDE -> new GlideDriver(settings);
         };
     }
 }

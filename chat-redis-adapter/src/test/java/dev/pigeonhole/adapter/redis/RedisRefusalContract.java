@@ -85,11 +85,27 @@ public abstract class RedisRefusalContract {
         assertThat(driver.ping()).isFalse();
     }
 
+    /**
+     * False for a client that will not work with a replica alone: GLIDE's single-node client looks
+     * for a primary among its addresses and fails every request when it finds none.
+     */
+    protected boolean servesALoneReplica() {
+        return true;
+    }
+
     @Test
     void a_node_that_refuses_writes_makes_a_write_store_unavailable_and_still_serves_reads() {
         Refused refused = cluster() ? clusterRefusingWrites() : readOnlyReplica();
         RedisDriver driver = track(newDriver(refused.settings()));
         String endpoint = refused.settings().endpoint().toString();
+        if (!cluster() && !servesALoneReplica()) {
+            assertThat(catchThrowable(() -> driver.run(call(WRITE, "k", "v")))).isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageStartingWith("Redis at " + endpoint + " could not serve function " + WRITE.name() + ": ");
+            assertThat(catchThrowable(() -> driver.run(call(READ, "k")))).as("a read on a replica alone")
+                    .isInstanceOf(StoreUnavailableException.class);
+            assertThat(driver.ping()).isFalse();
+            return;
+        }
 
         Throwable write = catchThrowable(() -> driver.run(call(WRITE, "k", "v")));
 

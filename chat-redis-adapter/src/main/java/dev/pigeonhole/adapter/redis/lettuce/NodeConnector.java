@@ -10,7 +10,6 @@ import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
-import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,39 +29,15 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
 
     /** Reads the URL first, so that a malformed one fails before any thread is started. */
     static NodeConnector create(RedisSettings settings, RedisSettings.Single single) {
-        URI url = single.url();
-        boolean tls = "rediss".equals(url.getScheme());
-        int database = database(url);
-        RedisURI.Builder builder = uri(settings, unbracketed(url.getHost()), single.port()).withSsl(tls).withDatabase(database);
-        String userInfo = url.getUserInfo();
-        if (userInfo != null && !userInfo.isEmpty()) {
-            int colon = userInfo.indexOf(':');
-            String user = colon < 0 ? "" : userInfo.substring(0, colon);
-            // Without a colon the whole user-info is a password, as in redis://secret@host.
-            String password = colon < 0 ? userInfo : userInfo.substring(colon + 1);
-            builder = user.isEmpty() ? builder.withPassword(password) : builder.withAuthentication(user, password);
+        RedisURI.Builder builder = uri(settings, single.host(), single.port()).withSsl(single.tls()).withDatabase(single.database());
+        String user = single.user();
+        String password = single.password();
+        if (!user.isEmpty()) {
+            builder = builder.withAuthentication(user, password);
+        } else if (!password.isEmpty()) {
+            builder = builder.withPassword(password);
         }
         return new NodeConnector(settings, builder.build());
-    }
-
-    private static String unbracketed(String host) {
-        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    }
-
-    private static int database(URI url) {
-        String path = url.getPath();
-        if (path == null || path.isEmpty() || path.equals("/")) {
-            return 0;
-        }
-        try {
-            int database = Integer.parseInt(path.substring(1));
-            if (database >= 0) {
-                return database;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("the path of a Redis URL is a database number, not '" + path + "'");
     }
 
     @Override

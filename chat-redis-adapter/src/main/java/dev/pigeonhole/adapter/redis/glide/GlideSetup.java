@@ -1,0 +1,90 @@
+package dev.pigeonhole.adapter.redis.glide;
+
+import dev.pigeonhole.adapter.redis.RedisSettings;
+import glide.api.BaseClient;
+import glide.api.GlideClient;
+import glide.api.GlideClusterClient;
+import glide.api.models.configuration.AdvancedGlideClientConfiguration;
+import glide.api.models.configuration.AdvancedGlideClusterClientConfiguration;
+import glide.api.models.configuration.BaseSubscriptionConfiguration.MessageCallback;
+import glide.api.models.configuration.ClusterSubscriptionConfiguration;
+import glide.api.models.configuration.GlideClientConfiguration;
+import glide.api.models.configuration.GlideClusterClientConfiguration;
+import glide.api.models.configuration.NodeAddress;
+import glide.api.models.configuration.ProtocolVersion;
+import glide.api.models.configuration.ServerCredentials;
+import glide.api.models.configuration.StandaloneSubscriptionConfiguration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Turns {@link RedisSettings} into GLIDE's configuration and starts a client: a {@code GlideClient}
+ * for a single node, a {@code GlideClusterClient} for a cluster.
+ *
+ * <p>Connected lazily, on the first request: GLIDE creates no client that cannot connect, and says
+ * why only to its log ("Connection refused" whatever the cause); a lazy client's first request
+ * fails with the reason instead (WRONGPASS, NOAUTH), and the next request tries again.
+ *
+ * <p>RESP3, because GLIDE receives pub/sub messages as RESP3 pushes: a subscription client stays
+ * an ordinary connection that also answers commands (the driver asks it {@code CLIENT ID} to learn
+ * of a reconnect). Function replies do not change with it: Redis converts a Lua value to RESP2's
+ * shapes unless the function asks otherwise, so a Lua {@code false} is still a nil.
+ */
+final class GlideSetup {
+
+    /** How often GLIDE compares what a subscription client should hold with what Redis confirmed. */
+    private static final int RECONCILIATION_MILLIS = 200;
+
+    private GlideSetup() {
+    }
+
+    /** A client for calls; {@code callback} non-null makes it a subscription client delivering there. */
+    static CompletableFuture<? extends BaseClient> connect(RedisSettings settings, MessageCallback callback) {
+        int requestTimeout = millis(settings.commandTimeout().toMillis());
+        int connectTimeout = millis(settings.connectTimeout().toMillis());
+        return switch (settings.endpoint()) {
+            case RedisSettings.Single single -> {
+                var builder = GlideClientConfiguration.builder()
+                        .address(NodeAddress.builder().host(single.host()).port(single.port()).build())
+                        .useTLS(single.tls())
+                        .databaseId(single.database())
+                        .requestTimeout(requestTimeout)
+                        .clientName(settings.clientName())
+                        .protocol(ProtocolVersion.RESP3)
+                        .lazyConnect(true);
+                var advanced = AdvancedGlideClientConfiguration.builder().connectionTimeout(connectTimeout);
+                if (!single.password().isEmpty()) {
+                    var credentials = ServerCredentials.builder().password(single.password());
+                    if (!single.user().isEmpty()) {
+                        credentials.username(single.user());
+                    }
+                    builder.credentials(credentials.build());
+                }
+                if (callback != null) {
+                    builder.subscriptionConfiguration(StandaloneSubscriptionConfiguration.builder().callback(callback).build());
+                    advanced.pubsubReconciliationIntervalMs(RECONCILIATION_MILLIS);
+                }
+                yield GlideClient.createClient(builder.advancedConfiguration(advanced.build()).build());
+            }
+            case RedisSettings.Cluster cluster -> {
+                // A cluster's settings carry no credentials, as for the other drivers.
+                var builder = GlideClusterClientConfiguration.builder()
+                        .addresses(cluster.seeds().stream()
+                                .map(seed -> NodeAddress.builder().host(seed.host()).port(seed.port()).build()).toList())
+                        .requestTimeout(requestTimeout)
+                        .clientName(settings.clientName())
+                        .protocol(ProtocolVersion.RESP3)
+                        .lazyConnect(true);
+                var advanced = AdvancedGlideClusterClientConfiguration.builder().connectionTimeout(connectTimeout);
+                if (callback != null) {
+                    builder.subscriptionConfiguration(ClusterSubscriptionConfiguration.builder().callback(callback).build());
+                    advanced.pubsubReconciliationIntervalMs(RECONCILIATION_MILLIS);
+                }
+                yield GlideClusterClient.createClient(builder.advancedConfiguration(advanced.build()).build());
+            }
+        };
+    }
+
+    private static int millis(long value) {
+        return (int) Math.min(Integer.MAX_VALUE, value);
+    }
+}
