@@ -48,13 +48,9 @@ class RoundTripBudgetTest {
     private RedisTarget target;
 
     static Stream<Arguments> configurations() {
-        return Stream.of(
-                Arguments.of(RedisClientKind.JEDIS, false),
-                Arguments.of(RedisClientKind.LETTUCE, false),
-                Arguments.of(RedisClientKind.REDISSON, false),
-                Arguments.of(RedisClientKind.JEDIS, true),
-                Arguments.of(RedisClientKind.LETTUCE, true),
-                Arguments.of(RedisClientKind.REDISSON, true));
+        // Every client, on a single node and on a cluster.
+        return Stream.of(false, true).flatMap(cluster -> Stream.of(RedisClientKind.values())
+                .map(client -> Arguments.of(client, cluster)));
     }
 
     @AfterEach
