@@ -101,8 +101,15 @@ class LiveOnRedisSubscriptionsTest {
                     .as("the server's own count: the chats, presence and each user's own channel")
                     .isEqualTo(CHATS + 1.0 + users);
             // A connection subscribing twice still counts once in NUMSUB, so count the commands too.
-            assertThat(subscribes).as(subscribe.toUpperCase() + " commands Redis served while the sockets opened")
-                    .isEqualTo(CHATS + 1 + users);
+            // GLIDE gathers the channels asked for at once into one command, so on it the count
+            // can only be bounded: never more commands than channels.
+            if (setup.store == StoreUnderTest.REDIS_THROUGH_GLIDE) {
+                assertThat(subscribes).as(subscribe.toUpperCase() + " commands Redis served while the sockets opened")
+                        .isBetween(1L, (long) CHATS + 1 + users);
+            } else {
+                assertThat(subscribes).as(subscribe.toUpperCase() + " commands Redis served while the sockets opened")
+                        .isEqualTo(CHATS + 1 + users);
+            }
 
             // The one subscription of a chat reaches every socket that follows it.
             for (ChatCrowd.Chat chat : crowd.chats()) {
