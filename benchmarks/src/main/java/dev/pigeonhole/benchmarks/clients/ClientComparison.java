@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
  *
  * <pre>
  * REDIS_URL=redis://127.0.0.1:6379 java -cp benchmarks.jar dev.pigeonhole.benchmarks.clients.ClientComparison \
- *     --out target/results/clients [--clients JEDIS,LETTUCE] [--rounds 3] [--rate 5000] ...
+ *     --out target/results/clients [--clients JEDIS,LETTUCE,REDISSON,GLIDE] [--rounds 3] [--rate 5000] ...
  * </pre>
  *
  * A client without a driver in this build is left out of the whole run, said so, and the others
@@ -47,7 +47,7 @@ public final class ClientComparison implements Callable<Integer> {
 
     @Option(names = "--out", required = true, description = "the folder the CSVs go to")
     Path out;
-    @Option(names = "--clients", split = ",", defaultValue = "JEDIS,LETTUCE",
+    @Option(names = "--clients", split = ",", defaultValue = "JEDIS,LETTUCE,REDISSON,GLIDE",
             description = "the clients, in round 1's order (default: ${DEFAULT-VALUE})")
     List<RedisClientKind> clients;
     @Option(names = "--rounds", defaultValue = "3", description = "rounds, every client in each")

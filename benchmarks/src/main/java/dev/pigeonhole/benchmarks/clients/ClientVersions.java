@@ -2,6 +2,7 @@ package dev.pigeonhole.benchmarks.clients;
 
 import dev.pigeonhole.adapter.redis.RedisClientKind;
 import io.lettuce.core.resource.EpollProvider;
+import io.netty.channel.epoll.Epoll;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -48,7 +49,7 @@ final class ClientVersions {
         return switch (client) {
             case JEDIS -> "blocking JDK sockets, a pooled connection per caller";
             case LETTUCE -> "Netty " + (lettuceOnEpoll() ? "epoll" : "NIO") + ", one multiplexed connection";
-            case REDISSON -> "Netty, with the transport mode Redisson's driver sets (NIO by default)";
+            case REDISSON -> "Netty " + (Epoll.isAvailable() ? "epoll" : "NIO") + ", a pool of connections per node";
             case GLIDE -> "its own Rust core through JNI, no Netty";
         };
     }

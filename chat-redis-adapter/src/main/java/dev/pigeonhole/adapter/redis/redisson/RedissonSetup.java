@@ -1,12 +1,14 @@
 package dev.pigeonhole.adapter.redis.redisson;
 
 import dev.pigeonhole.adapter.redis.RedisSettings;
+import io.netty.channel.epoll.Epoll;
 import org.redisson.config.BaseConfig;
 import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.Config;
 import org.redisson.config.ReadMode;
 import org.redisson.config.SingleServerConfig;
 import org.redisson.config.SubscriptionMode;
+import org.redisson.config.TransportMode;
 
 import java.net.URI;
 
@@ -26,6 +28,11 @@ final class RedissonSetup {
 
     static Config config(RedisSettings settings) {
         Config config = new Config();
+        // Netty's native epoll where its library loads (this module ships it for Linux on x86-64),
+        // as Lettuce takes it by itself, so that the two Netty clients are compared on one transport.
+        if (Epoll.isAvailable()) {
+            config.setTransportMode(TransportMode.EPOLL);
+        }
         config.setTcpKeepAlive(true);
         config.setTcpNoDelay(true);
         switch (settings.endpoint()) {
