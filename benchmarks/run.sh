@@ -742,6 +742,8 @@ SERVER_PIDS=()
 
 # With the servers stopped: a count of script time must see no script but the floors benchmark's.
 floors_run
+# Then the clients compared, on the same quiet single node (about 6 minutes for the four).
+clients_run
 
 # ---------------------------------------------------------------- many live connections: a fresh server per N
 

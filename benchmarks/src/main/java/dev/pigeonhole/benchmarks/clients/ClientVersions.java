@@ -63,7 +63,7 @@ final class ClientVersions {
     private static String read(String group, String artifact, String marker, String builtKey) {
         return pomVersion(group, artifact)
                 .or(() -> manifestVersion(marker))
-                .or(() -> built(builtKey).map(version -> version + " (as built; its jar names none)"))
+                .or(() -> built(builtKey).map(version -> version + " as built"))
                 .orElse("unknown");
     }
 

@@ -43,7 +43,7 @@ class ClientsSectionTest {
             JEDIS,8.0.2,blocking JDK sockets, a pooled connection per caller
             LETTUCE,7.7.0.RELEASE,Netty epoll, one multiplexed connection
             REDISSON,4.7.0,Netty, with the transport mode Redisson's driver sets
-            GLIDE,2.3.1 (as built; its jar names none),its own Rust core through JNI, no Netty
+            GLIDE,2.3.1 as built,its own Rust core through JNI, no Netty
             NETTY,4.2.18.Final,shared by Lettuce and Redisson
             """;
 
@@ -113,7 +113,7 @@ class ClientsSectionTest {
         assertThat(md).contains("| send, 64 callers | 30,000/s (28,000/s – 31,000/s) | 46,000/s (45,000/s – 47,000/s) "
                 + "| 21,000/s (20,000/s – 22,000/s) | 40,500/s (40,000/s – 41,000/s) |");
         assertThat(md).contains("Redisson 4.7.0 (Netty, with the transport mode Redisson's driver sets)")
-                .contains("Valkey GLIDE 2.3.1 (as built; its jar names none) (its own Rust core through JNI, no Netty)");
+                .contains("Valkey GLIDE 2.3.1 as built (its own Rust core through JNI, no Netty)");
     }
 
     @Test
