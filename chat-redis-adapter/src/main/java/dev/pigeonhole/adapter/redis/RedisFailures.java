@@ -2,8 +2,16 @@ package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.adapter.redis.RedisFailure.ErrorReply;
 import dev.pigeonhole.adapter.redis.RedisFailure.NoAnswer;
+import dev.pigeonhole.adapter.redis.RedisFailure.Trouble;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -60,6 +68,39 @@ public final class RedisFailures {
             return callError(action, reply.text(), cause);
         }
         return unavailable(action, failure, cause);
+    }
+
+    /**
+     * The value of a client's future by {@code deadline} (in {@link System#nanoTime()}'s terms),
+     * for the clients whose calls are futures (Lettuce, Redisson, GLIDE): what it fails with is
+     * read by {@code failed}, which knows that client's exceptions; no value by the deadline is
+     * {@link Trouble#TIMED_OUT} after {@code patience} in all, an interrupted wait
+     * {@link Trouble#INTERRUPTED}.
+     */
+    public <T> T await(CompletionStage<T> stage, String action, long deadline, Duration patience,
+                       Function<Throwable, RuntimeException> failed) {
+        try {
+            return stage.toCompletableFuture().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw failed.apply(e.getCause());
+        } catch (TimeoutException e) {
+            throw unavailable(action, new NoAnswer(Trouble.TIMED_OUT, "waited " + patience.toMillis() + " ms in all"), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unavailable(action, new NoAnswer(Trouble.INTERRUPTED, null), e);
+        } catch (RuntimeException e) {
+            // CancellationException, or a failure thrown before any future existed
+            throw failed.apply(e);
+        }
+    }
+
+    /** What a future failed with, out of the wrappers the futures put around it. */
+    public static Throwable unwrapped(Throwable failure) {
+        Throwable current = failure;
+        while ((current instanceof ExecutionException || current instanceof CompletionException) && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
     }
 
     /** The failure of anything but a function's own work: connecting, publishing, subscribing. */

@@ -4,6 +4,8 @@ import dev.pigeonhole.adapter.redis.FunctionCall;
 import dev.pigeonhole.adapter.redis.FunctionLibrary;
 import dev.pigeonhole.adapter.redis.HashSlot;
 import dev.pigeonhole.adapter.redis.MissingFunctionException;
+import dev.pigeonhole.adapter.redis.PingPatience;
+import dev.pigeonhole.adapter.redis.OpenSubscriptions;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
@@ -19,7 +21,6 @@ import glide.api.models.ClusterBatch;
 import glide.api.models.configuration.RequestRoutingConfiguration.ByAddressRoute;
 import glide.api.models.configuration.RequestRoutingConfiguration.SimpleMultiNodeRoute;
 import glide.api.models.configuration.RequestRoutingConfiguration.SimpleSingleNodeRoute;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,18 +49,17 @@ import org.slf4j.LoggerFactory;
 public final class GlideDriver implements RedisDriver {
 
     private static final Logger LOG = LoggerFactory.getLogger(GlideDriver.class);
-    private static final Duration PING_PAUSE = Duration.ofMillis(25);
 
     private final RedisSettings settings;
     private final boolean cluster;
     private final GlideFailures failures;
-    private final Duration pingPatience;
+    private final PingPatience pingPatience;
     private final Object connecting = new Object();
     /** Guarded by {@link #connecting}: the client, made or being made; null after a failed attempt. */
     private CompletableFuture<? extends BaseClient> client;
     /** On a cluster, the primary serving each slot as last read; null where none was known. */
     private volatile String[] slots = new String[HashSlot.SLOTS];
-    private final Set<GlidePubSub> pubSubs = ConcurrentHashMap.newKeySet();
+    private final OpenSubscriptions<GlidePubSub> pubSubs = new OpenSubscriptions<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public GlideDriver(RedisSettings settings) {
@@ -68,7 +67,7 @@ public final class GlideDriver implements RedisDriver {
         this.cluster = settings.endpoint() instanceof RedisSettings.Cluster;
         this.failures = new GlideFailures(new RedisFailures(settings),
                 settings.connectTimeout().plus(settings.commandTimeout().multipliedBy(2)));
-        this.pingPatience = settings.connectTimeout().plus(settings.commandTimeout());
+        this.pingPatience = new PingPatience(settings);
         // Connect in the background so the first call finds the client ready; if this attempt
         // fails, the first call makes another.
         synchronized (connecting) {
@@ -272,15 +271,8 @@ public final class GlideDriver implements RedisDriver {
 
     @Override
     public PubSubConnection openPubSub(PubSubListener listener) {
-        checkOpen("a pub/sub connection");
-        GlidePubSub pubSub = GlidePubSub.open(settings, failures, listener, pubSubs::remove);
-        pubSubs.add(pubSub);
-        if (closed.get()) {
-            // close() ran while this one was opening and could not see it
-            pubSub.close();
-            checkOpen("a pub/sub connection");
-        }
-        return pubSub;
+        return pubSubs.open(onClose -> GlidePubSub.open(settings, failures, listener, onClose),
+                () -> failures.closed("a pub/sub connection"));
     }
 
     /**
@@ -290,30 +282,13 @@ public final class GlideDriver implements RedisDriver {
      */
     @Override
     public boolean ping() {
-        long deadline = System.nanoTime() + pingPatience.toNanos();
-        while (!closed.get()) {
-            try {
-                BaseClient glide = client("PING", deadline);
-                CompletableFuture<String> pong = glide instanceof GlideClusterClient clusterClient
-                        ? clusterClient.ping(SimpleMultiNodeRoute.ALL_PRIMARIES)
-                        : ((GlideClient) glide).ping();
-                if ("PONG".equalsIgnoreCase(failures.await(pong, "PING", deadline))) {
-                    return true;
-                }
-            } catch (RuntimeException e) {
-                LOG.debug("PING to {} failed", failures.endpoint(), e);
-            }
-            if (deadline - System.nanoTime() < PING_PAUSE.toNanos()) {
-                return false;
-            }
-            try {
-                Thread.sleep(PING_PAUSE);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return false;
+        return pingPatience.answered(failures.endpoint(), closed::get, deadline -> {
+            BaseClient glide = client("PING", deadline);
+            CompletableFuture<String> pong = glide instanceof GlideClusterClient clusterClient
+                    ? clusterClient.ping(SimpleMultiNodeRoute.ALL_PRIMARIES)
+                    : ((GlideClient) glide).ping();
+            return "PONG".equalsIgnoreCase(failures.await(pong, "PING", deadline));
+        });
     }
 
     @Override
@@ -321,9 +296,7 @@ public final class GlideDriver implements RedisDriver {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        for (GlidePubSub pubSub : List.copyOf(pubSubs)) {
-            pubSub.close();
-        }
+        pubSubs.closeAll();
         CompletableFuture<? extends BaseClient> last;
         synchronized (connecting) {
             last = client;

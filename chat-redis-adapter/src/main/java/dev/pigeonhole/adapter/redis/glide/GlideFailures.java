@@ -15,8 +15,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -74,18 +72,7 @@ final class GlideFailures {
     }
 
     private <T> T await(CompletableFuture<T> future, String action, long deadline, Function<Throwable, RuntimeException> failed) {
-        try {
-            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            throw failed.apply(e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw rules.unavailable(action, new NoAnswer(Trouble.TIMED_OUT, "waited " + patience.toMillis() + " ms in all"), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw rules.unavailable(action, new NoAnswer(Trouble.INTERRUPTED, null), e);
-        } catch (RuntimeException e) {
-            throw failed.apply(e);
-        }
+        return rules.await(future, action, deadline, patience, failed);
     }
 
     RuntimeException ofCall(String action, Throwable failure) {

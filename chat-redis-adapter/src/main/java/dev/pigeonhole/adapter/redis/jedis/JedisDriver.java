@@ -2,6 +2,7 @@ package dev.pigeonhole.adapter.redis.jedis;
 
 import dev.pigeonhole.adapter.redis.FunctionLibrary;
 import dev.pigeonhole.adapter.redis.MissingFunctionException;
+import dev.pigeonhole.adapter.redis.OpenSubscriptions;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
@@ -13,8 +14,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +46,7 @@ public final class JedisDriver implements RedisDriver {
     private final RedisClient single;
     private final HostAndPort singleNode;
     private final ClusterHandle cluster;
-    private final Set<JedisSubscription> subscriptions = ConcurrentHashMap.newKeySet();
+    private final OpenSubscriptions<JedisSubscription> subscriptions = new OpenSubscriptions<>();
     private volatile boolean closed;
 
     public JedisDriver(RedisSettings settings) {
@@ -249,17 +248,8 @@ public final class JedisDriver implements RedisDriver {
     @Override
     public PubSubConnection openPubSub(PubSubListener listener) {
         Objects.requireNonNull(listener, "listener");
-        if (closed) {
-            throw failures.closed("a pub/sub connection");
-        }
-        JedisSubscription subscription = new JedisSubscription(listener, clientConfig, settings, singleNode, cluster,
-                failures, subscriptions::remove);
-        subscriptions.add(subscription);
-        if (closed) {
-            // close() may have run between the check and the add and missed this one.
-            subscription.close();
-        }
-        return subscription;
+        return subscriptions.open(onClose -> new JedisSubscription(listener, clientConfig, settings, singleNode, cluster,
+                failures, onClose), () -> failures.closed("a pub/sub connection"));
     }
 
     @Override
@@ -284,9 +274,7 @@ public final class JedisDriver implements RedisDriver {
             return;
         }
         closed = true;
-        for (JedisSubscription subscription : List.copyOf(subscriptions)) {
-            subscription.close();
-        }
+        subscriptions.closeAll();
         try {
             if (single != null) {
                 single.close();

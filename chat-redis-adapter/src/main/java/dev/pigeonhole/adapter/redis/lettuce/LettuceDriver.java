@@ -2,6 +2,8 @@ package dev.pigeonhole.adapter.redis.lettuce;
 
 import dev.pigeonhole.adapter.redis.FunctionLibrary;
 import dev.pigeonhole.adapter.redis.MissingFunctionException;
+import dev.pigeonhole.adapter.redis.PingPatience;
+import dev.pigeonhole.adapter.redis.OpenSubscriptions;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
@@ -13,17 +15,12 @@ import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -42,13 +39,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class LettuceDriver implements RedisDriver {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LettuceDriver.class);
-    private static final Duration PING_PAUSE = Duration.ofMillis(25);
 
     private final Connector<?> connector;
     private final LettuceFailures failures;
-    private final Duration pingPatience;
-    private final Set<LettucePubSub> pubSubs = ConcurrentHashMap.newKeySet();
+    private final PingPatience pingPatience;
+    private final OpenSubscriptions<LettucePubSub> pubSubs = new OpenSubscriptions<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public LettuceDriver(RedisSettings settings) {
@@ -58,7 +53,7 @@ public final class LettuceDriver implements RedisDriver {
         // attempt stuck behind another); a second command's time is kept as slack.
         this.failures = new LettuceFailures(new RedisFailures(settings),
                 settings.connectTimeout().plus(settings.commandTimeout().multipliedBy(2)));
-        this.pingPatience = settings.connectTimeout().plus(settings.commandTimeout());
+        this.pingPatience = new PingPatience(settings);
         // Connect in the background so the first call finds the connection ready; if this attempt
         // fails, the first call makes another.
         connector.connection();
@@ -164,15 +159,8 @@ public final class LettuceDriver implements RedisDriver {
 
     @Override
     public PubSubConnection openPubSub(PubSubListener listener) {
-        checkOpen("a pub/sub connection");
-        LettucePubSub pubSub = LettucePubSub.open(connector, failures, listener, pubSubs::remove);
-        pubSubs.add(pubSub);
-        if (closed.get()) {
-            // close() ran while this one was opening and could not see it
-            pubSub.close();
-            checkOpen("a pub/sub connection");
-        }
-        return pubSub;
+        return pubSubs.open(onClose -> LettucePubSub.open(connector, failures, listener, onClose),
+                () -> failures.closed("a pub/sub connection"));
     }
 
     /**
@@ -182,26 +170,8 @@ public final class LettuceDriver implements RedisDriver {
      */
     @Override
     public boolean ping() {
-        long deadline = System.nanoTime() + pingPatience.toNanos();
-        while (!closed.get()) {
-            try {
-                if (Boolean.TRUE.equals(failures.await(connector.ping(), "PING", deadline))) {
-                    return true;
-                }
-            } catch (RuntimeException e) {
-                LOG.debug("PING to {} failed", connector.endpoint(), e);
-            }
-            if (deadline - System.nanoTime() < PING_PAUSE.toNanos()) {
-                return false;
-            }
-            try {
-                Thread.sleep(PING_PAUSE);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return false;
+        return pingPatience.answered(connector.endpoint(), closed::get,
+                deadline -> Boolean.TRUE.equals(failures.await(connector.ping(), "PING", deadline)));
     }
 
     @Override
@@ -209,9 +179,7 @@ public final class LettuceDriver implements RedisDriver {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        for (LettucePubSub pubSub : List.copyOf(pubSubs)) {
-            pubSub.close();
-        }
+        pubSubs.closeAll();
         connector.shutdown();
     }
 

@@ -15,11 +15,7 @@ import io.netty.channel.unix.Errors;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -77,24 +73,12 @@ final class LettuceFailures {
     }
 
     private <T> T await(CompletionStage<T> stage, String action, long deadline, Function<Throwable, RuntimeException> failed) {
-        try {
-            return stage.toCompletableFuture().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            throw failed.apply(e.getCause());
-        } catch (TimeoutException e) {
-            throw rules.unavailable(action, new NoAnswer(Trouble.TIMED_OUT, "waited " + patience.toMillis() + " ms in all"), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw rules.unavailable(action, new NoAnswer(Trouble.INTERRUPTED, null), e);
-        } catch (RuntimeException e) {
-            // CancellationException, or a failure thrown before any future existed
-            throw failed.apply(e);
-        }
+        return rules.await(stage, action, deadline, patience, failed);
     }
 
     /** Any failure of {@code action} as unavailability: nothing but a function can have a bug of its own. */
     RuntimeException translate(Throwable failure, String action) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = RedisFailures.unwrapped(failure);
         if (cause instanceof StoreUnavailableException translated) {
             return translated;
         }
@@ -103,7 +87,7 @@ final class LettuceFailures {
 
     /** A function call's failure: the function's own error reply, or trouble on the way to it. */
     private RuntimeException ofCall(Throwable failure, String action) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = RedisFailures.unwrapped(failure);
         if (cause instanceof StoreUnavailableException translated) {
             return translated;
         }
@@ -152,13 +136,5 @@ final class LettuceFailures {
                 .filter(Errors.NativeIoException.class::isInstance)
                 .findFirst()
                 .map(error -> new NoAnswer(Trouble.BROKEN, error.getMessage()));
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable current = failure;
-        while ((current instanceof ExecutionException || current instanceof CompletionException) && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
     }
 }

@@ -3,6 +3,7 @@ package dev.pigeonhole.adapter.redis.redisson;
 import dev.pigeonhole.adapter.redis.FunctionCall;
 import dev.pigeonhole.adapter.redis.FunctionLibrary;
 import dev.pigeonhole.adapter.redis.MissingFunctionException;
+import dev.pigeonhole.adapter.redis.OpenSubscriptions;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
@@ -29,9 +30,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -55,7 +54,7 @@ public final class RedissonDriver implements RedisDriver {
     private final RedisSettings settings;
     private final RedissonFailures failures;
     private final RedissonHandle handle;
-    private final Set<RedissonPubSub> pubSubs = ConcurrentHashMap.newKeySet();
+    private final OpenSubscriptions<RedissonPubSub> pubSubs = new OpenSubscriptions<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public RedissonDriver(RedisSettings settings) {
@@ -212,15 +211,8 @@ public final class RedissonDriver implements RedisDriver {
     @Override
     public PubSubConnection openPubSub(PubSubListener listener) {
         String action = "a pub/sub connection";
-        RedissonPubSub pubSub = RedissonPubSub.open(this, client(action).executor().getServiceManager(), failures, listener,
-                pubSubs::remove);
-        pubSubs.add(pubSub);
-        if (closed.get()) {
-            // close() ran while this one was opening and could not see it
-            pubSub.close();
-            checkOpen("a pub/sub connection");
-        }
-        return pubSub;
+        return pubSubs.open(onClose -> RedissonPubSub.open(this, client(action).executor().getServiceManager(), failures,
+                listener, onClose), () -> failures.closed(action));
     }
 
     /** True when every primary answered PING within the timeouts. */
@@ -255,9 +247,7 @@ public final class RedissonDriver implements RedisDriver {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        for (RedissonPubSub pubSub : List.copyOf(pubSubs)) {
-            pubSub.close();
-        }
+        pubSubs.closeAll();
         handle.close();
     }
 

@@ -22,7 +22,6 @@ import org.redisson.client.RedisWrongPasswordException;
 
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -75,19 +74,7 @@ final class RedissonFailures {
     }
 
     private <T> T await(CompletionStage<T> stage, String action, long deadline, Function<Throwable, RuntimeException> failed) {
-        try {
-            return stage.toCompletableFuture().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            throw failed.apply(e.getCause());
-        } catch (TimeoutException e) {
-            throw rules.unavailable(action, new NoAnswer(Trouble.TIMED_OUT, "waited " + patience.toMillis() + " ms in all"), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw rules.unavailable(action, new NoAnswer(Trouble.INTERRUPTED, null), e);
-        } catch (RuntimeException e) {
-            // CancellationException, or a failure thrown before any future existed
-            throw failed.apply(e);
-        }
+        return rules.await(stage, action, deadline, patience, failed);
     }
 
     /** What {@code stage} failed with by the deadline, or null if it succeeded or is still running. */
@@ -107,7 +94,7 @@ final class RedissonFailures {
 
     /** Any failure of {@code action} as unavailability: nothing but a function can have a bug of its own. */
     RuntimeException translate(Throwable failure, String action) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = RedisFailures.unwrapped(failure);
         if (cause instanceof StoreUnavailableException translated) {
             return translated;
         }
@@ -116,7 +103,7 @@ final class RedissonFailures {
 
     /** A function call's failure: the function's own error reply, or trouble on the way to it. */
     RuntimeException ofCall(Throwable failure, String action) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = RedisFailures.unwrapped(failure);
         if (cause instanceof StoreUnavailableException translated) {
             return translated;
         }
@@ -170,13 +157,5 @@ final class RedissonFailures {
                 || t instanceof RedisNoScriptException || t instanceof RedisMovedException || t instanceof RedisAskException;
         String message = t.getMessage();
         return replyType && message != null && message.matches("(?s)^[A-Z][A-Z_]*( .*)?$");
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable current = failure;
-        while ((current instanceof ExecutionException || current instanceof CompletionException) && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
     }
 }
