@@ -47,6 +47,12 @@ import java.util.function.Consumer;
  * resubscribes all of a node's shard channels in a single SSUBSCRIBE, which Redis refuses with
  * CROSSSLOT as soon as they span two slots; sending them one by one works whatever the slots,
  * and routing them through the cluster connection follows a slot that moved meanwhile.
+ *
+ * <p><b>A slot that moves.</b> When resharding gives a channel's slot to another master, Redis
+ * drops the channel's subscription with an SUNSUBSCRIBE nobody asked for, and Lettuce does nothing
+ * more. A channel still wanted here is then subscribed again, routed by a freshly read slot map,
+ * and the listener hears {@link PubSubListener#resubscribed()}: what was published to the new
+ * owner in between is lost.
  */
 final class LettucePubSub implements PubSubConnection {
 
@@ -58,6 +64,8 @@ final class LettucePubSub implements PubSubConnection {
     private final StatefulRedisPubSubConnection<String, String> connection;
     /** The same connection when it is a cluster's, else null: it routes SSUBSCRIBE to the shard's node. */
     private final StatefulRedisClusterPubSubConnection<String, String> cluster;
+    /** Reads the cluster's slot map again when a sharded channel's slot moved. */
+    private final Connector<?> connector;
     private final LettuceFailures failures;
     private final PubSubListener listener;
     private final SerialDelivery delivery;
@@ -73,10 +81,11 @@ final class LettucePubSub implements PubSubConnection {
     private final Map<String, StatefulRedisPubSubConnection<String, String>> shardChannels = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LettucePubSub(StatefulRedisPubSubConnection<String, String> connection, LettuceFailures failures,
-                          PubSubListener listener, Consumer<LettucePubSub> onClose) {
+    private LettucePubSub(StatefulRedisPubSubConnection<String, String> connection, Connector<?> connector,
+                          LettuceFailures failures, PubSubListener listener, Consumer<LettucePubSub> onClose) {
         this.connection = connection;
         this.cluster = connection instanceof StatefulRedisClusterPubSubConnection<String, String> c ? c : null;
+        this.connector = connector;
         this.failures = failures;
         this.listener = listener;
         this.onClose = onClose;
@@ -99,7 +108,7 @@ final class LettucePubSub implements PubSubConnection {
             opening.thenAccept(StatefulRedisPubSubConnection::closeAsync);
             throw e;
         }
-        return new LettucePubSub(connection, failures, listener, onClose);
+        return new LettucePubSub(connection, connector, failures, listener, onClose);
     }
 
     @Override
@@ -207,6 +216,28 @@ final class LettucePubSub implements PubSubConnection {
         return shardConnection(channel).thenAccept(node -> shardChannels.computeIfPresent(channel, (name, old) -> node));
     }
 
+    /** Subscribes a sharded channel whose slot moved again, on the slot's new owner. Nothing here blocks. */
+    private void follow(String channel, int attemptsLeft) {
+        connector.refresh()
+                .thenCompose(refreshed -> cluster.async().ssubscribe(channel).toCompletableFuture())
+                .thenCompose(confirmed -> rehome(channel))
+                .whenComplete((done, failure) -> {
+                    if (closed.get() || !shardChannels.containsKey(channel)) {
+                        return;
+                    }
+                    if (failure == null) {
+                        LOG.debug("sharded channel {} followed its slot on {}", channel, failures.endpoint());
+                        delivery.submit(listener::resubscribed);
+                    } else if (attemptsLeft > 1) {
+                        LOG.debug("subscribing {} on its slot's new owner failed, trying again", channel, failure);
+                        follow(channel, attemptsLeft - 1);
+                    } else {
+                        LOG.warn("sharded channel {} of {} lost its slot's subscription and could not subscribe again",
+                                channel, failures.endpoint(), failure);
+                    }
+                });
+    }
+
     private void watch(StatefulRedisPubSubConnection<String, String> underlying) {
         if (watched.add(underlying)) {
             underlying.addListener(new Reconnects(underlying));
@@ -290,6 +321,16 @@ final class LettucePubSub implements PubSubConnection {
         @Override
         public void smessage(String shardChannel, String message) {
             delivery.submit(() -> listener.message(shardChannel, message));
+        }
+
+        @Override
+        public void sunsubscribed(String shardChannel, long count) {
+            // Our own SUNSUBSCRIBE forgets the channel before it is sent: one still wanted was
+            // dropped by Redis, because its slot moved.
+            if (!closed.get() && cluster != null && shardChannels.containsKey(shardChannel)) {
+                LOG.debug("Redis dropped sharded channel {} of {}: its slot moved", shardChannel, failures.endpoint());
+                follow(shardChannel, CHECK_ATTEMPTS);
+            }
         }
     }
 }
