@@ -50,8 +50,10 @@ import java.util.function.Consumer;
  *
  * <p><b>A slot that moves.</b> When resharding gives a channel's slot to another master, Redis
  * drops the channel's subscription with an SUNSUBSCRIBE nobody asked for, and Lettuce does nothing
- * more. A channel still wanted here is then subscribed again, routed by a freshly read slot map,
- * and the listener hears {@link PubSubListener#resubscribed()}: what was published to the new
+ * more. An SUNSUBSCRIBE for a channel still wanted here may also be the late confirmation of an
+ * unsubscribe that a subscribe has since overtaken, so the slot map is read again: if the slot's
+ * owner is no longer the node that holds the channel, the channel is subscribed again there and
+ * the listener hears {@link PubSubListener#resubscribed()}, since what was published to the new
  * owner in between is lost.
  */
 final class LettucePubSub implements PubSubConnection {
@@ -216,21 +218,41 @@ final class LettucePubSub implements PubSubConnection {
         return shardConnection(channel).thenAccept(node -> shardChannels.computeIfPresent(channel, (name, old) -> node));
     }
 
-    /** Subscribes a sharded channel whose slot moved again, on the slot's new owner. Nothing here blocks. */
-    private void follow(String channel, int attemptsLeft) {
+    /**
+     * Reads the slot map again and, if {@code channel}'s slot has another owner than the node that
+     * holds the channel, subscribes it there. Nothing here blocks.
+     */
+    private void followIfMoved(String channel, int attemptsLeft) {
         connector.refresh()
-                .thenCompose(refreshed -> cluster.async().ssubscribe(channel).toCompletableFuture())
-                .thenCompose(confirmed -> rehome(channel))
-                .whenComplete((done, failure) -> {
-                    if (closed.get() || !shardChannels.containsKey(channel)) {
+                .thenCompose(refreshed -> shardConnection(channel))
+                .thenCompose(owner -> {
+                    StatefulRedisPubSubConnection<String, String> holder = shardChannels.get(channel);
+                    if (holder == null || holder == owner) {
+                        return CompletableFuture.completedFuture(false);
+                    }
+                    return cluster.async().ssubscribe(channel).toCompletableFuture()
+                            .thenCompose(confirmed -> rehome(channel)).thenApply(rehomed -> true);
+                })
+                .whenComplete((moved, failure) -> {
+                    if (closed.get()) {
+                        return;
+                    }
+                    if (!shardChannels.containsKey(channel)) {
+                        if (Boolean.TRUE.equals(moved)) {
+                            // Unsubscribed while it was being subscribed on its new owner.
+                            cluster.async().sunsubscribe(channel);
+                        }
                         return;
                     }
                     if (failure == null) {
+                        if (!moved) {
+                            return;
+                        }
                         LOG.debug("sharded channel {} followed its slot on {}", channel, failures.endpoint());
                         delivery.submit(listener::resubscribed);
                     } else if (attemptsLeft > 1) {
                         LOG.debug("subscribing {} on its slot's new owner failed, trying again", channel, failure);
-                        follow(channel, attemptsLeft - 1);
+                        followIfMoved(channel, attemptsLeft - 1);
                     } else {
                         LOG.warn("sharded channel {} of {} lost its slot's subscription and could not subscribe again",
                                 channel, failures.endpoint(), failure);
@@ -325,11 +347,11 @@ final class LettucePubSub implements PubSubConnection {
 
         @Override
         public void sunsubscribed(String shardChannel, long count) {
-            // Our own SUNSUBSCRIBE forgets the channel before it is sent: one still wanted was
-            // dropped by Redis, because its slot moved.
+            // Our own SUNSUBSCRIBE forgets the channel before it is sent: for one still wanted,
+            // either Redis dropped it, because its slot moved, or a subscribe overtook ours.
             if (!closed.get() && cluster != null && shardChannels.containsKey(shardChannel)) {
-                LOG.debug("Redis dropped sharded channel {} of {}: its slot moved", shardChannel, failures.endpoint());
-                follow(shardChannel, CHECK_ATTEMPTS);
+                LOG.debug("SUNSUBSCRIBE for wanted sharded channel {} of {}", shardChannel, failures.endpoint());
+                followIfMoved(shardChannel, CHECK_ATTEMPTS);
             }
         }
     }
