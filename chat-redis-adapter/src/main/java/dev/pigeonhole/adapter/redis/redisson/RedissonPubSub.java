@@ -322,6 +322,15 @@ final class RedissonPubSub implements PubSubConnection {
             wanted.remove(key);
             confirmed.remove(key);
             connection.removeListener(new ChannelName(key.name()), this);
+            // Lost, and what it has left is all back (or nothing): it owes no announcement now.
+            backIfComplete();
+        }
+
+        private void backIfComplete() {
+            if (lost.isLost(this) && confirmed.containsAll(wanted)) {
+                LOG.debug("a subscription connection to {} is back", failures.endpoint());
+                lost.back(this);
+            }
         }
 
         /** Sends the change and returns once Redis confirmed it. */
@@ -370,10 +379,7 @@ final class RedissonPubSub implements PubSubConnection {
             if (done != null) {
                 done.complete(null);
             }
-            if (lost.isLost(this) && confirmed.containsAll(wanted)) {
-                LOG.debug("a subscription connection to {} is back", failures.endpoint());
-                lost.back(this);
-            }
+            backIfComplete();
         }
 
         private void disconnected() {
