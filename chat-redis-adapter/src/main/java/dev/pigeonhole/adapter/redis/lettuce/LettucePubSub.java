@@ -47,6 +47,14 @@ import java.util.function.Consumer;
  * resubscribes all of a node's shard channels in a single SSUBSCRIBE, which Redis refuses with
  * CROSSSLOT as soon as they span two slots; sending them one by one works whatever the slots,
  * and routing them through the cluster connection follows a slot that moved meanwhile.
+ *
+ * <p><b>A slot that moves.</b> When resharding gives a channel's slot to another master, Redis
+ * drops the channel's subscription with an SUNSUBSCRIBE nobody asked for, and Lettuce does nothing
+ * more. An SUNSUBSCRIBE for a channel still wanted here may also be the late confirmation of an
+ * unsubscribe that a subscribe has since overtaken, so the slot map is read again: if the slot's
+ * owner is no longer the node that holds the channel, the channel is subscribed again there and
+ * the listener hears {@link PubSubListener#resubscribed()}, since what was published to the new
+ * owner in between is lost.
  */
 final class LettucePubSub implements PubSubConnection {
 
@@ -58,6 +66,8 @@ final class LettucePubSub implements PubSubConnection {
     private final StatefulRedisPubSubConnection<String, String> connection;
     /** The same connection when it is a cluster's, else null: it routes SSUBSCRIBE to the shard's node. */
     private final StatefulRedisClusterPubSubConnection<String, String> cluster;
+    /** Reads the cluster's slot map again when a sharded channel's slot moved. */
+    private final Connector<?> connector;
     private final LettuceFailures failures;
     private final PubSubListener listener;
     private final SerialDelivery delivery;
@@ -73,10 +83,11 @@ final class LettucePubSub implements PubSubConnection {
     private final Map<String, StatefulRedisPubSubConnection<String, String>> shardChannels = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LettucePubSub(StatefulRedisPubSubConnection<String, String> connection, LettuceFailures failures,
-                          PubSubListener listener, Consumer<LettucePubSub> onClose) {
+    private LettucePubSub(StatefulRedisPubSubConnection<String, String> connection, Connector<?> connector,
+                          LettuceFailures failures, PubSubListener listener, Consumer<LettucePubSub> onClose) {
         this.connection = connection;
         this.cluster = connection instanceof StatefulRedisClusterPubSubConnection<String, String> c ? c : null;
+        this.connector = connector;
         this.failures = failures;
         this.listener = listener;
         this.onClose = onClose;
@@ -99,7 +110,7 @@ final class LettucePubSub implements PubSubConnection {
             opening.thenAccept(StatefulRedisPubSubConnection::closeAsync);
             throw e;
         }
-        return new LettucePubSub(connection, failures, listener, onClose);
+        return new LettucePubSub(connection, connector, failures, listener, onClose);
     }
 
     @Override
@@ -207,6 +218,48 @@ final class LettucePubSub implements PubSubConnection {
         return shardConnection(channel).thenAccept(node -> shardChannels.computeIfPresent(channel, (name, old) -> node));
     }
 
+    /**
+     * Reads the slot map again and, if {@code channel}'s slot has another owner than the node that
+     * holds the channel, subscribes it there. Nothing here blocks.
+     */
+    private void followIfMoved(String channel, int attemptsLeft) {
+        connector.refresh()
+                .thenCompose(refreshed -> shardConnection(channel))
+                .thenCompose(owner -> {
+                    StatefulRedisPubSubConnection<String, String> holder = shardChannels.get(channel);
+                    if (holder == null || holder == owner) {
+                        return CompletableFuture.completedFuture(false);
+                    }
+                    return cluster.async().ssubscribe(channel).toCompletableFuture()
+                            .thenCompose(confirmed -> rehome(channel)).thenApply(rehomed -> true);
+                })
+                .whenComplete((moved, failure) -> {
+                    if (closed.get()) {
+                        return;
+                    }
+                    if (!shardChannels.containsKey(channel)) {
+                        if (Boolean.TRUE.equals(moved)) {
+                            // Unsubscribed while it was being subscribed on its new owner.
+                            cluster.async().sunsubscribe(channel);
+                        }
+                        return;
+                    }
+                    if (failure == null) {
+                        if (!moved) {
+                            return;
+                        }
+                        LOG.debug("sharded channel {} followed its slot on {}", channel, failures.endpoint());
+                        delivery.submit(listener::resubscribed);
+                    } else if (attemptsLeft > 1) {
+                        LOG.debug("subscribing {} on its slot's new owner failed, trying again", channel, failure);
+                        followIfMoved(channel, attemptsLeft - 1);
+                    } else {
+                        LOG.warn("sharded channel {} of {} lost its slot's subscription and could not subscribe again",
+                                channel, failures.endpoint(), failure);
+                    }
+                });
+    }
+
     private void watch(StatefulRedisPubSubConnection<String, String> underlying) {
         if (watched.add(underlying)) {
             underlying.addListener(new Reconnects(underlying));
@@ -290,6 +343,16 @@ final class LettucePubSub implements PubSubConnection {
         @Override
         public void smessage(String shardChannel, String message) {
             delivery.submit(() -> listener.message(shardChannel, message));
+        }
+
+        @Override
+        public void sunsubscribed(String shardChannel, long count) {
+            // Our own SUNSUBSCRIBE forgets the channel before it is sent: for one still wanted,
+            // either Redis dropped it, because its slot moved, or a subscribe overtook ours.
+            if (!closed.get() && cluster != null && shardChannels.containsKey(shardChannel)) {
+                LOG.debug("SUNSUBSCRIBE for wanted sharded channel {} of {}", shardChannel, failures.endpoint());
+                followIfMoved(shardChannel, CHECK_ATTEMPTS);
+            }
         }
     }
 }

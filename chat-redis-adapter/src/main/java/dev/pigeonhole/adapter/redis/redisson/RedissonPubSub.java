@@ -17,11 +17,13 @@ import org.redisson.connection.ServiceManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -37,10 +39,26 @@ import java.util.function.Consumer;
  * confirmations after a loss; when everything it wants is confirmed again it is back, and once
  * every lost one is back ({@link LostConnections}) the listener hears
  * {@link PubSubListener#resubscribed()}.
+ *
+ * <p><b>A slot that moves.</b> When resharding gives a sharded channel's slot to another primary,
+ * Redis drops the subscription with an SUNSUBSCRIBE nobody asked for, which Redisson's decoder
+ * discards unseen (it reads a confirmation only for a command it sent). So the subscription
+ * watches Redisson's slot map instead, which is how Redisson's own topics learn of a move: every
+ * second it compares each sharded channel's owner there with the connection holding it, and
+ * subscribes a channel that moved again on the owner the map names, off the timer's thread. The
+ * same map decides both, so a channel is never moved back and forth between two spellings of one
+ * node's address. The listener then hears {@link PubSubListener#resubscribed()}, since what was
+ * published to the new owner meanwhile is lost. Redisson reads the slot map every 5 s, so a move
+ * is followed within about 6 s.
  */
 final class RedissonPubSub implements PubSubConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedissonPubSub.class);
+
+    /** How often sharded channels are compared with Redisson's slot map. */
+    private static final long SLOT_CHECK_MS = 1000;
+    /** Tries at subscribing a moved channel on its slot's owner, a check's interval apart. */
+    private static final int FOLLOW_ATTEMPTS = 5;
 
     /** A subscription as Redis confirms it: the kind of command and the name. */
     private record Key(PubSubType kind, String name) {
@@ -56,6 +74,8 @@ final class RedissonPubSub implements PubSubConnection {
     /** Node connections by node, host:port; the classic one under {@link #classicNode}. */
     private final Map<String, NodeConnection> nodes = new ConcurrentHashMap<>();
     private final String classicNode;
+    /** Sharded channels that moved and are not yet subscribed again; an unsubscribe takes one out. */
+    private final Set<String> following = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RedissonPubSub(RedissonDriver driver, ServiceManager services, RedissonFailures failures, PubSubListener listener,
@@ -77,6 +97,9 @@ final class RedissonPubSub implements PubSubConnection {
         RedissonPubSub pubSub = new RedissonPubSub(driver, services, failures, listener, onClose);
         try {
             pubSub.node(pubSub.classicNode, "a pub/sub connection");
+            if (driver.isCluster()) {
+                pubSub.checkSlotsLater();
+            }
         } catch (RuntimeException e) {
             pubSub.close();
             throw e;
@@ -93,6 +116,7 @@ final class RedissonPubSub implements PubSubConnection {
     @Override
     public void unsubscribe(String channel, boolean sharded) {
         Objects.requireNonNull(channel, "channel");
+        following.remove(channel);
         change(channel, sharded && driver.isCluster() ? PubSubType.SSUBSCRIBE : PubSubType.SUBSCRIBE, false);
     }
 
@@ -170,6 +194,64 @@ final class RedissonPubSub implements PubSubConnection {
         }
     }
 
+    private void checkSlotsLater() {
+        services.newTimeout(timeout -> checkSlots(), SLOT_CHECK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Finds the sharded channels whose slot Redisson now sees on another primary. On the timer's thread. */
+    private void checkSlots() {
+        if (closed.get()) {
+            return;
+        }
+        try {
+            nodes.forEach((address, node) -> node.sharded().forEach(key -> {
+                if (!address.equals(driver.nodeOf(key.name())) && following.add(key.name())) {
+                    LOG.debug("the slot of sharded channel {} of {} moved", key.name(), failures.endpoint());
+                    node.forget(key);
+                    follow(key.name(), FOLLOW_ATTEMPTS);
+                }
+            }));
+        } catch (RuntimeException e) {
+            LOG.debug("checking the slots of {} failed; trying again", failures.endpoint(), e);
+        } finally {
+            checkSlotsLater();
+        }
+    }
+
+    /** Subscribes a channel whose slot moved on the owner Redisson's slot map names, off the timer's thread. */
+    private void follow(String channel, int attemptsLeft) {
+        services.getExecutor().execute(() -> {
+            if (closed.get() || !following.contains(channel)) {
+                return;
+            }
+            String action = "SSUBSCRIBE " + channel + " on its slot's new owner";
+            Key key = new Key(PubSubType.SSUBSCRIBE, channel);
+            try {
+                node(driver.nodeOf(channel), action).change(key, true, action);
+            } catch (RuntimeException e) {
+                if (attemptsLeft > 1 && !closed.get()) {
+                    LOG.debug("{} failed, trying again", action, e);
+                    services.newTimeout(timeout -> follow(channel, attemptsLeft - 1), SLOT_CHECK_MS, TimeUnit.MILLISECONDS);
+                } else {
+                    following.remove(channel);
+                    LOG.warn("sharded channel {} of {} lost its subscription with its slot and could not subscribe again",
+                            channel, failures.endpoint(), e);
+                }
+                return;
+            }
+            if (!following.remove(channel)) {
+                // Unsubscribed meanwhile: what was just subscribed is not wanted.
+                NodeConnection owner = owner(key);
+                if (owner != null && !closed.get()) {
+                    owner.change(key, false, "SUNSUBSCRIBE " + channel);
+                }
+                return;
+            }
+            LOG.debug("sharded channel {} of {} followed its slot", channel, failures.endpoint());
+            delivery.submit(listener::resubscribed);
+        });
+    }
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -231,6 +313,26 @@ final class RedissonPubSub implements PubSubConnection {
             return wanted.contains(key);
         }
 
+        List<Key> sharded() {
+            return wanted.stream().filter(key -> key.kind() == PubSubType.SSUBSCRIBE).toList();
+        }
+
+        /** Lets go of a channel Redis no longer serves here (its slot moved), without a command. */
+        void forget(Key key) {
+            wanted.remove(key);
+            confirmed.remove(key);
+            connection.removeListener(new ChannelName(key.name()), this);
+            // Lost, and what it has left is all back (or nothing): it owes no announcement now.
+            backIfComplete();
+        }
+
+        private void backIfComplete() {
+            if (lost.isLost(this) && confirmed.containsAll(wanted)) {
+                LOG.debug("a subscription connection to {} is back", failures.endpoint());
+                lost.back(this);
+            }
+        }
+
         /** Sends the change and returns once Redis confirmed it. */
         void change(Key key, boolean subscribe, String action) {
             if (subscribe ? !wanted.add(key) : !wanted.remove(key)) {
@@ -277,10 +379,7 @@ final class RedissonPubSub implements PubSubConnection {
             if (done != null) {
                 done.complete(null);
             }
-            if (lost.isLost(this) && confirmed.containsAll(wanted)) {
-                LOG.debug("a subscription connection to {} is back", failures.endpoint());
-                lost.back(this);
-            }
+            backIfComplete();
         }
 
         private void disconnected() {
