@@ -4,24 +4,15 @@ import dev.pigeonhole.adapter.redis.LostConnections;
 import dev.pigeonhole.adapter.redis.PubSubConnection;
 import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.SerialDelivery;
-import dev.pigeonhole.domain.model.StoreUnavailableException;
-import org.redisson.client.ChannelName;
 import org.redisson.client.RedisClient;
-import org.redisson.client.RedisClientConfig;
-import org.redisson.client.RedisPubSubConnection;
-import org.redisson.client.RedisPubSubListener;
-import org.redisson.client.codec.StringCodec;
 import org.redisson.client.protocol.pubsub.PubSubType;
-import org.redisson.config.MasterSlaveServersConfig;
 import org.redisson.connection.ServiceManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,7 +26,7 @@ import java.util.function.Consumer;
  * subscription pool, so that closing it closes them and a lost one is this subscription's loss.
  *
  * <p><b>Resubscription.</b> Redisson's connection watchdog reconnects a lost connection and
- * subscribes again to everything it held. Each {@link NodeConnection} counts Redis's
+ * subscribes again to everything it held. Each {@link RedissonNodeConnection} counts Redis's
  * confirmations after a loss; when everything it wants is confirmed again it is back, and once
  * every lost one is back ({@link LostConnections}) the listener hears
  * {@link PubSubListener#resubscribed()}.
@@ -61,7 +52,7 @@ final class RedissonPubSub implements PubSubConnection {
     private static final int FOLLOW_ATTEMPTS = 5;
 
     /** A subscription as Redis confirms it: the kind of command and the name. */
-    private record Key(PubSubType kind, String name) {
+    record Key(PubSubType kind, String name) {
     }
 
     private final RedissonDriver driver;
@@ -70,9 +61,9 @@ final class RedissonPubSub implements PubSubConnection {
     private final PubSubListener listener;
     private final Consumer<RedissonPubSub> onClose;
     private final SerialDelivery delivery;
-    private final LostConnections<NodeConnection> lost;
+    private final LostConnections<RedissonNodeConnection> lost;
     /** Node connections by node, host:port; the classic one under {@link #classicNode}. */
-    private final Map<String, NodeConnection> nodes = new ConcurrentHashMap<>();
+    private final Map<String, RedissonNodeConnection> nodes = new ConcurrentHashMap<>();
     private final String classicNode;
     /** Sharded channels that moved and are not yet subscribed again; an unsubscribe takes one out. */
     private final Set<String> following = ConcurrentHashMap.newKeySet();
@@ -136,7 +127,7 @@ final class RedissonPubSub implements PubSubConnection {
         checkOpen();
         String action = (subscribe ? kind.name() : unsubscribing(kind).name()) + " " + name;
         Key key = new Key(kind, name);
-        NodeConnection node;
+        RedissonNodeConnection node;
         if (kind == PubSubType.SSUBSCRIBE) {
             node = subscribe ? node(driver.nodeOf(name), action) : owner(key);
             if (node == null) {
@@ -149,8 +140,8 @@ final class RedissonPubSub implements PubSubConnection {
     }
 
     /** The node connection that holds a sharded channel, or null if none does. */
-    private NodeConnection owner(Key key) {
-        for (NodeConnection node : nodes.values()) {
+    private RedissonNodeConnection owner(Key key) {
+        for (RedissonNodeConnection node : nodes.values()) {
             if (node.wants(key)) {
                 return node;
             }
@@ -158,7 +149,7 @@ final class RedissonPubSub implements PubSubConnection {
         return null;
     }
 
-    private static PubSubType unsubscribing(PubSubType kind) {
+    static PubSubType unsubscribing(PubSubType kind) {
         return switch (kind) {
             case SUBSCRIBE -> PubSubType.UNSUBSCRIBE;
             case PSUBSCRIBE -> PubSubType.PUNSUBSCRIBE;
@@ -167,7 +158,7 @@ final class RedissonPubSub implements PubSubConnection {
         };
     }
 
-    private static PubSubType subscribing(PubSubType kind) {
+    static PubSubType subscribing(PubSubType kind) {
         return switch (kind) {
             case UNSUBSCRIBE -> PubSubType.SUBSCRIBE;
             case PUNSUBSCRIBE -> PubSubType.PSUBSCRIBE;
@@ -176,8 +167,8 @@ final class RedissonPubSub implements PubSubConnection {
         };
     }
 
-    private NodeConnection node(String address, String action) {
-        NodeConnection existing = nodes.get(address);
+    private RedissonNodeConnection node(String address, String action) {
+        RedissonNodeConnection existing = nodes.get(address);
         if (existing != null) {
             return existing;
         }
@@ -187,7 +178,7 @@ final class RedissonPubSub implements PubSubConnection {
             if (existing != null) {
                 return existing;
             }
-            NodeConnection created = new NodeConnection(address);
+            RedissonNodeConnection created = new RedissonNodeConnection(address, services, driver.isCluster(), failures, lost, closed::get, delivery, listener);
             created.connect(action);
             nodes.put(address, created);
             return created;
@@ -241,7 +232,7 @@ final class RedissonPubSub implements PubSubConnection {
             }
             if (!following.remove(channel)) {
                 // Unsubscribed meanwhile: what was just subscribed is not wanted.
-                NodeConnection owner = owner(key);
+                RedissonNodeConnection owner = owner(key);
                 if (owner != null && !closed.get()) {
                     owner.change(key, false, "SUNSUBSCRIBE " + channel);
                 }
@@ -259,7 +250,7 @@ final class RedissonPubSub implements PubSubConnection {
         }
         delivery.close();
         synchronized (nodes) {
-            nodes.values().forEach(NodeConnection::close);
+            nodes.values().forEach(RedissonNodeConnection::close);
             nodes.clear();
         }
         onClose.accept(this);
@@ -268,153 +259,6 @@ final class RedissonPubSub implements PubSubConnection {
     private void checkOpen() {
         if (closed.get()) {
             throw new IllegalStateException("this subscription connection to " + failures.endpoint() + " is closed");
-        }
-    }
-
-    /**
-     * One connection to one node: a {@link RedisClient} of its own (so that its connect and
-     * disconnect callbacks speak of this connection alone) on the driver's event loops and timer.
-     */
-    private final class NodeConnection implements RedisPubSubListener<Object> {
-
-        private final RedisClient client;
-        private final Set<Key> wanted = ConcurrentHashMap.newKeySet();
-        private final Set<Key> confirmed = ConcurrentHashMap.newKeySet();
-        private final Map<Key, CompletableFuture<Void>> waiting = new ConcurrentHashMap<>();
-        private volatile RedisPubSubConnection connection;
-
-        NodeConnection(String address) {
-            MasterSlaveServersConfig config = services.getConfig();
-            RedisClientConfig clientConfig = new RedisClientConfig()
-                    .setAddress(config.getMasterAddress() != null && !driver.isCluster() ? config.getMasterAddress()
-                            : "redis://" + address)
-                    .setGroup(services.getGroup())
-                    .setTimer(services.getTimer())
-                    .setExecutor(services.getExecutor())
-                    .setResolverGroup(services.getResolverGroup())
-                    .setSocketChannelClass(services.getSocketChannelClass())
-                    .setConnectTimeout(config.getConnectTimeout())
-                    .setCommandTimeout(config.getTimeout())
-                    .setUsername(services.getCfg().getUsername())
-                    .setPassword(services.getCfg().getPassword())
-                    .setDatabase(config.getDatabase())
-                    .setClientName(config.getClientName())
-                    .setKeepAlive(true)
-                    .setTcpNoDelay(true)
-                    .setDisconnectedListener(where -> disconnected());
-            this.client = RedisClient.create(clientConfig);
-        }
-
-        void connect(String action) {
-            connection = failures.await(client.connectPubSubAsync(), action, failures.deadline());
-        }
-
-        boolean wants(Key key) {
-            return wanted.contains(key);
-        }
-
-        List<Key> sharded() {
-            return wanted.stream().filter(key -> key.kind() == PubSubType.SSUBSCRIBE).toList();
-        }
-
-        /** Lets go of a channel Redis no longer serves here (its slot moved), without a command. */
-        void forget(Key key) {
-            wanted.remove(key);
-            confirmed.remove(key);
-            connection.removeListener(new ChannelName(key.name()), this);
-            // Lost, and what it has left is all back (or nothing): it owes no announcement now.
-            backIfComplete();
-        }
-
-        private void backIfComplete() {
-            if (lost.isLost(this) && confirmed.containsAll(wanted)) {
-                LOG.debug("a subscription connection to {} is back", failures.endpoint());
-                lost.back(this);
-            }
-        }
-
-        /** Sends the change and returns once Redis confirmed it. */
-        void change(Key key, boolean subscribe, String action) {
-            if (subscribe ? !wanted.add(key) : !wanted.remove(key)) {
-                return;
-            }
-            CompletableFuture<Void> done = new CompletableFuture<>();
-            waiting.put(key, done);
-            ChannelName name = new ChannelName(key.name());
-            try {
-                if (subscribe) {
-                    connection.addListener(name, this);
-                    switch (key.kind()) {
-                        case SUBSCRIBE -> connection.subscribe(StringCodec.INSTANCE, name);
-                        case PSUBSCRIBE -> connection.psubscribe(StringCodec.INSTANCE, name);
-                        default -> connection.ssubscribe(StringCodec.INSTANCE, name);
-                    }
-                } else {
-                    connection.unsubscribe(unsubscribing(key.kind()), name);
-                }
-                failures.await(done, action, failures.deadline());
-            } catch (RuntimeException e) {
-                // A subscribe that could not be confirmed leaves nothing behind.
-                if (subscribe) {
-                    wanted.remove(key);
-                }
-                throw e instanceof StoreUnavailableException ? e : failures.translate(e, action);
-            } finally {
-                waiting.remove(key, done);
-            }
-        }
-
-        /** Redis confirmed a (un)subscribe: on the caller's request, or the watchdog's after a reconnect. */
-        @Override
-        public void onStatus(PubSubType type, CharSequence channel) {
-            boolean subscribed = type == PubSubType.SUBSCRIBE || type == PubSubType.PSUBSCRIBE || type == PubSubType.SSUBSCRIBE;
-            Key key = new Key(subscribing(type), channel.toString());
-            if (subscribed) {
-                confirmed.add(key);
-            } else {
-                confirmed.remove(key);
-                connection.removeListener(new ChannelName(key.name()), this);
-            }
-            CompletableFuture<Void> done = waiting.get(key);
-            if (done != null) {
-                done.complete(null);
-            }
-            backIfComplete();
-        }
-
-        private void disconnected() {
-            if (closed.get()) {
-                return;
-            }
-            confirmed.clear();
-            if (!wanted.isEmpty()) {
-                LOG.debug("a subscription connection to {} was lost", failures.endpoint());
-                lost.lost(this);
-            }
-        }
-
-        @Override
-        public void onMessage(CharSequence channel, Object message) {
-            Key key = new Key(PubSubType.SUBSCRIBE, channel.toString());
-            Key shard = new Key(PubSubType.SSUBSCRIBE, channel.toString());
-            if (wanted.contains(key) || wanted.contains(shard)) {
-                delivery.submit(() -> listener.message(channel.toString(), String.valueOf(message)));
-            }
-        }
-
-        @Override
-        public void onPatternMessage(CharSequence pattern, CharSequence channel, Object message) {
-            if (wanted.contains(new Key(PubSubType.PSUBSCRIBE, pattern.toString()))) {
-                delivery.submit(() -> listener.patternMessage(pattern.toString(), channel.toString(), String.valueOf(message)));
-            }
-        }
-
-        void close() {
-            RedisPubSubConnection current = connection;
-            if (current != null) {
-                current.closeAsync();
-            }
-            client.shutdownAsync();
         }
     }
 }
