@@ -4,6 +4,7 @@ import dev.pigeonhole.adapter.redis.RedisSettings;
 import glide.api.BaseClient;
 import glide.api.GlideClient;
 import glide.api.GlideClusterClient;
+import glide.api.logging.Logger;
 import glide.api.models.configuration.AdvancedGlideClientConfiguration;
 import glide.api.models.configuration.AdvancedGlideClusterClientConfiguration;
 import glide.api.models.configuration.BaseSubscriptionConfiguration.MessageCallback;
@@ -33,6 +34,13 @@ final class GlideSetup {
 
     /** How often GLIDE compares what a subscription client should hold with what Redis confirmed. */
     private static final int RECONCILIATION_MILLIS = 200;
+
+    static {
+        // The core writes its own lines to the console, outside SLF4J; its warnings (a connection
+        // attempt that failed, one that was lost) repeat what the driver already says in its own
+        // words through RedisFailures, so only its errors are kept.
+        Logger.setLoggerConfig(Logger.Level.ERROR);
+    }
 
     private GlideSetup() {
     }
