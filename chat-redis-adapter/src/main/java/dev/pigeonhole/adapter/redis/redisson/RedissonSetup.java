@@ -10,7 +10,6 @@ import org.redisson.config.SingleServerConfig;
 import org.redisson.config.SubscriptionMode;
 import org.redisson.config.TransportMode;
 
-import java.net.URI;
 
 /** Turns {@link RedisSettings} into Redisson's {@link Config}. */
 final class RedissonSetup {
@@ -36,7 +35,7 @@ final class RedissonSetup {
         config.setTcpKeepAlive(true);
         config.setTcpNoDelay(true);
         switch (settings.endpoint()) {
-            case RedisSettings.Single single -> single(config, settings, single.url());
+            case RedisSettings.Single single -> single(config, settings, single);
             case RedisSettings.Cluster cluster -> {
                 ClusterServersConfig servers = config.useClusterServers();
                 cluster.seeds().forEach(seed -> servers.addNodeAddress("redis://" + seed.host() + ":" + seed.port()));
@@ -55,22 +54,16 @@ final class RedissonSetup {
         return config;
     }
 
-    private static void single(Config config, RedisSettings settings, URI url) {
+    private static void single(Config config, RedisSettings settings, RedisSettings.Single single) {
         SingleServerConfig server = config.useSingleServer();
-        server.setAddress(url.getScheme() + "://" + url.getHost() + ":" + (url.getPort() == -1 ? 6379 : url.getPort()));
-        server.setDatabase(database(url));
-        String userInfo = url.getUserInfo();
-        if (userInfo != null && !userInfo.isEmpty()) {
-            int colon = userInfo.indexOf(':');
-            // Without a colon the whole user-info is a password, as in redis://secret@host.
-            if (colon < 0) {
-                config.setPassword(userInfo);
-            } else {
-                if (colon > 0) {
-                    config.setUsername(userInfo.substring(0, colon));
-                }
-                config.setPassword(userInfo.substring(colon + 1));
-            }
+        String host = single.host().contains(":") ? "[" + single.host() + "]" : single.host();
+        server.setAddress((single.tls() ? "rediss" : "redis") + "://" + host + ":" + single.port());
+        server.setDatabase(single.database());
+        if (!single.user().isEmpty()) {
+            config.setUsername(single.user());
+        }
+        if (!single.password().isEmpty()) {
+            config.setPassword(single.password());
         }
         common(server, settings);
         server.setConnectionPoolSize(settings.poolSize());
@@ -96,21 +89,5 @@ final class RedissonSetup {
 
     private static int millis(long millis) {
         return (int) Math.min(Integer.MAX_VALUE, millis);
-    }
-
-    private static int database(URI url) {
-        String path = url.getPath();
-        if (path == null || path.isEmpty() || path.equals("/")) {
-            return 0;
-        }
-        try {
-            int database = Integer.parseInt(path.substring(1));
-            if (database >= 0) {
-                return database;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("the path of a Redis URL is a database number, not '" + path + "'");
     }
 }
