@@ -119,7 +119,7 @@ public final class GlideDriver implements RedisDriver {
             String callAction = "function " + call.function().name();
             Object reply = replies[i];
             if (GlideFailures.isErrorReply(reply)) {
-                RuntimeException failure = failures.ofCall(callAction, (Throwable) reply);
+                RuntimeException failure = failures.ofCall((Throwable) reply, callAction);
                 if (!(failure instanceof MissingFunctionException)) {
                     throw failure;
                 }

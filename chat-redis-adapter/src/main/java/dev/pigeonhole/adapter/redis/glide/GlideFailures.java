@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis.glide;
 
+import dev.pigeonhole.adapter.redis.FutureFailures;
 import dev.pigeonhole.adapter.redis.RedisFailure;
 import dev.pigeonhole.adapter.redis.RedisFailure.ErrorReply;
 import dev.pigeonhole.adapter.redis.RedisFailure.NoAnswer;
@@ -14,8 +15,6 @@ import glide.api.models.exceptions.TimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,7 +28,7 @@ import java.util.regex.Pattern;
  * {@code NOREPLICAS: Not enough...}. Both are read back into Redis's own words
  * ({@code READONLY You can't write...}), since the shared rules go by Redis's error code.
  */
-final class GlideFailures {
+final class GlideFailures extends FutureFailures {
 
     private static final Pattern SIGNALLED = Pattern.compile("An error was signalled by the server: - (\\w+): (.*)", Pattern.DOTALL);
     private static final Pattern CODED = Pattern.compile("(?:^|- |: |`)([A-Z][A-Z0-9_-]*): ([^`]*)", Pattern.DOTALL);
@@ -44,53 +43,25 @@ final class GlideFailures {
     /** How GLIDE words the failure of a request whose connection could not be made (single node, cluster). */
     private static final Pattern CONNECT_FAILED = Pattern.compile("connect failed|Failed to create initial connections");
 
-    private final RedisFailures rules;
-    private final Duration patience;
-
-    /** @param patience the longest a caller waits; GLIDE's own request timeout normally ends it first */
     GlideFailures(RedisFailures rules, Duration patience) {
-        this.rules = rules;
-        this.patience = patience;
+        super(rules, patience);
     }
 
-    String endpoint() {
-        return rules.endpoint();
-    }
-
-    long deadline() {
-        return System.nanoTime() + patience.toNanos();
-    }
-
-    /** The value; any failure is unavailability. */
-    <T> T await(CompletableFuture<T> future, String action, long deadline) {
-        return await(future, action, deadline, failure -> unavailable(action, failure));
-    }
-
-    /** A function call's reply; an error reply of its own is a bug, "function not found" a miss. */
-    <T> T awaitCall(CompletableFuture<T> future, String action, long deadline) {
-        return await(future, action, deadline, failure -> ofCall(action, failure));
-    }
-
-    private <T> T await(CompletableFuture<T> future, String action, long deadline, Function<Throwable, RuntimeException> failed) {
-        return rules.await(future, action, deadline, patience, failed);
-    }
-
-    RuntimeException ofCall(String action, Throwable failure) {
+    /** A function call's failure: the function's own error reply, or trouble on the way to it. */
+    @Override
+    protected RuntimeException ofCall(Throwable failure, String action) {
         if (failure instanceof StoreUnavailableException translated) {
             return translated;
         }
         return rules.ofCall(action, read(failure), failure);
     }
 
-    StoreUnavailableException unavailable(String action, Throwable failure) {
+    @Override
+    protected StoreUnavailableException translate(Throwable failure, String action) {
         if (failure instanceof StoreUnavailableException translated) {
             return translated;
         }
         return rules.unavailable(action, read(failure), failure);
-    }
-
-    StoreUnavailableException closed(String action) {
-        return rules.unavailable(action, new NoAnswer(Trouble.CLOSED, null), null);
     }
 
     /** An error reply GLIDE hands back inside a reply (a batch's, or a nested Lua error). */

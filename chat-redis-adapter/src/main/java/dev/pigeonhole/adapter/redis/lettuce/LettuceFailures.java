@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis.lettuce;
 
+import dev.pigeonhole.adapter.redis.FutureFailures;
 import dev.pigeonhole.adapter.redis.RedisFailure;
 import dev.pigeonhole.adapter.redis.RedisFailure.ErrorReply;
 import dev.pigeonhole.adapter.redis.RedisFailure.NoAnswer;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -24,27 +24,10 @@ import java.util.function.Supplier;
  * the verdict to the shared {@link RedisFailures}, so that Jedis and Lettuce fail alike and no
  * Lettuce, Netty or Reactor type reaches a caller (they stay attached as the cause, for the logs).
  */
-final class LettuceFailures {
+final class LettuceFailures extends FutureFailures {
 
-    private final RedisFailures rules;
-    private final Duration patience;
-
-    /**
-     * @param patience the longest a caller waits for one operation: Lettuce's own timeouts
-     *                 normally end it first, this only bounds the cases they do not cover
-     */
     LettuceFailures(RedisFailures rules, Duration patience) {
-        this.rules = rules;
-        this.patience = patience;
-    }
-
-    String endpoint() {
-        return rules.endpoint();
-    }
-
-    /** A deadline {@link #patience} from now, for the {@code await} methods. */
-    long deadline() {
-        return System.nanoTime() + patience.toNanos();
+        super(rules, patience);
     }
 
     <T> T await(CompletionStage<T> stage, String action) {
@@ -62,22 +45,8 @@ final class LettuceFailures {
         return await(stage, action, deadline());
     }
 
-    /** The value of {@code stage}; whatever it fails with is unavailability, never a client exception. */
-    <T> T await(CompletionStage<T> stage, String action, long deadline) {
-        return await(stage, action, deadline, failure -> translate(failure, action));
-    }
-
-    /** The reply of a function call; an error reply from the function itself is an {@link IllegalStateException}. */
-    <T> T awaitCall(CompletionStage<T> stage, String action, long deadline) {
-        return await(stage, action, deadline, failure -> ofCall(failure, action));
-    }
-
-    private <T> T await(CompletionStage<T> stage, String action, long deadline, Function<Throwable, RuntimeException> failed) {
-        return rules.await(stage, action, deadline, patience, failed);
-    }
-
-    /** Any failure of {@code action} as unavailability: nothing but a function can have a bug of its own. */
-    RuntimeException translate(Throwable failure, String action) {
+    @Override
+    protected RuntimeException translate(Throwable failure, String action) {
         Throwable cause = RedisFailures.unwrapped(failure);
         if (cause instanceof StoreUnavailableException translated) {
             return translated;
@@ -86,7 +55,8 @@ final class LettuceFailures {
     }
 
     /** A function call's failure: the function's own error reply, or trouble on the way to it. */
-    private RuntimeException ofCall(Throwable failure, String action) {
+    @Override
+    protected RuntimeException ofCall(Throwable failure, String action) {
         Throwable cause = RedisFailures.unwrapped(failure);
         if (cause instanceof StoreUnavailableException translated) {
             return translated;
@@ -95,10 +65,6 @@ final class LettuceFailures {
         return cause instanceof RedisCommandExecutionException
                 ? rules.ofCall(action, read, cause)
                 : rules.unavailable(action, read, cause);
-    }
-
-    StoreUnavailableException closed(String action) {
-        return rules.unavailable(action, new NoAnswer(Trouble.CLOSED, null), null);
     }
 
     /** Redis's error reply if the failure holds one (as a failed handshake does), else what kept an answer from coming. */

@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis.redisson;
 
+import dev.pigeonhole.adapter.redis.FutureFailures;
 import dev.pigeonhole.adapter.redis.RedisFailure;
 import dev.pigeonhole.adapter.redis.RedisFailure.ErrorReply;
 import dev.pigeonhole.adapter.redis.RedisFailure.NoAnswer;
@@ -26,7 +27,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  * the verdict to the shared {@link RedisFailures}, so that Redisson fails as the other clients do
  * and none of its types reaches a caller (they stay attached as the cause, for the logs).
  */
-final class RedissonFailures {
+final class RedissonFailures extends FutureFailures {
 
     /**
      * Redisson appends where an error reply came from ({@code . channel: [id: ...] data: ...},
@@ -43,38 +43,8 @@ final class RedissonFailures {
     private static final Pattern REDISSON_SUFFIX = Pattern.compile(
             "\\. (channel|command|node|connection|params|data)[: ].*$", Pattern.DOTALL);
 
-    private final RedisFailures rules;
-    private final Duration patience;
-
-    /**
-     * @param patience the longest a caller waits for one operation: Redisson's own timeouts
-     *                 normally end it first, this only bounds the cases they do not cover
-     */
     RedissonFailures(RedisFailures rules, Duration patience) {
-        this.rules = rules;
-        this.patience = patience;
-    }
-
-    String endpoint() {
-        return rules.endpoint();
-    }
-
-    long deadline() {
-        return System.nanoTime() + patience.toNanos();
-    }
-
-    /** The value of {@code stage}; whatever it fails with is unavailability, never a client exception. */
-    <T> T await(CompletionStage<T> stage, String action, long deadline) {
-        return await(stage, action, deadline, failure -> translate(failure, action));
-    }
-
-    /** The reply of a function call; an error reply from the function itself is an {@link IllegalStateException}. */
-    <T> T awaitCall(CompletionStage<T> stage, String action, long deadline) {
-        return await(stage, action, deadline, failure -> ofCall(failure, action));
-    }
-
-    private <T> T await(CompletionStage<T> stage, String action, long deadline, Function<Throwable, RuntimeException> failed) {
-        return rules.await(stage, action, deadline, patience, failed);
+        super(rules, patience);
     }
 
     /** What {@code stage} failed with by the deadline, or null if it succeeded or is still running. */
@@ -92,8 +62,8 @@ final class RedissonFailures {
         }
     }
 
-    /** Any failure of {@code action} as unavailability: nothing but a function can have a bug of its own. */
-    RuntimeException translate(Throwable failure, String action) {
+    @Override
+    protected RuntimeException translate(Throwable failure, String action) {
         Throwable cause = RedisFailures.unwrapped(failure);
         if (cause instanceof StoreUnavailableException translated) {
             return translated;
@@ -102,16 +72,13 @@ final class RedissonFailures {
     }
 
     /** A function call's failure: the function's own error reply, or trouble on the way to it. */
-    RuntimeException ofCall(Throwable failure, String action) {
+    @Override
+    protected RuntimeException ofCall(Throwable failure, String action) {
         Throwable cause = RedisFailures.unwrapped(failure);
         if (cause instanceof StoreUnavailableException translated) {
             return translated;
         }
         return rules.ofCall(action, read(cause), cause);
-    }
-
-    StoreUnavailableException closed(String action) {
-        return rules.unavailable(action, new NoAnswer(Trouble.CLOSED, null), null);
     }
 
     StoreUnavailableException unavailable(String action, Trouble trouble, String detail) {
