@@ -22,7 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** The command line. Its own output goes to standard out; that is what a command line is for. */
-@Command(name = "pigeonhole", mixinStandardHelpOptions = true, version = "pigeonhole 0.1.0",
+@Command(name = "pigeonhole", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Pull messaging, group chat, presence and live push on Redis.",
         subcommands = {ServeCommand.class, Main.Demo.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

@@ -49,9 +49,11 @@ public final class Server implements AutoCloseable {
     }
 
     public static Server start(AppConfig config, ServerConfig server, InstantSource clock) {
+        String store = describe(config);
+        // First, so that whatever follows in a log (a store that does not answer, too) is known to be this build's.
+        LOG.info("Pigeonhole {} starting (store: {})", Version.current(), store);
         Pigeonhole app = Pigeonhole.start(config, clock);
         try {
-            String store = describe(config);
             // /health answers anyone, so it names the backend but not where it runs.
             String storeKind = describeKind(config);
             Tokens tokens = server.jwtSecret()
@@ -76,7 +78,7 @@ public final class Server implements AutoCloseable {
                     server.maxUnsentBytes(), server.storeReadings(), server.headerTimeout(),
                     server.maxConnectionsPerAddress());
             ChatHttpServer http = new ChatHttpServer(useCases(app), settings, tokens, health, registry,
-                    app::upstreamSubscriptions).start(server.host(), server.port());
+                    app::upstreamSubscriptions, Version.current()).start(server.host(), server.port());
             ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(
                     Thread.ofPlatform().name("pigeonhole-maintenance").daemon().factory());
             long every = server.maintenance().toMillis();

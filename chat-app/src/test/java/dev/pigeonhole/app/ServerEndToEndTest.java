@@ -332,11 +332,12 @@ class ServerEndToEndTest {
     // --- operations -----------------------------------------------------------------------------
 
     @Test
-    void health_is_up_and_names_the_store() {
+    void health_is_up_names_the_store_and_tells_the_poms_version() {
         ApiClient.Response health = server.api().get("/health", null);
 
         assertThat(health.status()).as(health.toString()).isEqualTo(200);
         assertThat(health.json().get("status").stringValue()).isEqualTo("up");
+        assertThat(health.json().get("version").stringValue()).isEqualTo(VersionTest.pomVersion());
         String named = health.json().get("store").stringValue();
         if (store.isRedis()) {
             assertThat(named).startsWith(store.healthName());

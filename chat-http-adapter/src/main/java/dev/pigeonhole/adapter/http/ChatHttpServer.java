@@ -29,15 +29,17 @@ public final class ChatHttpServer implements AutoCloseable {
 
     /**
      * @param upstreamSubscriptions how many pub/sub subscriptions this process holds, for metrics
+     * @param version               the release this server is, which {@code /health} tells
      */
     public ChatHttpServer(UseCases useCases, HttpSettings settings, Tokens tokens, StoreHealth health,
-                          PrometheusMeterRegistry registry, IntSupplier upstreamSubscriptions) {
+                          PrometheusMeterRegistry registry, IntSupplier upstreamSubscriptions, String version) {
         Objects.requireNonNull(useCases, "useCases");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(health, "health");
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(upstreamSubscriptions, "upstreamSubscriptions");
+        Objects.requireNonNull(version, "version");
         HttpMetrics metrics = new HttpMetrics(registry);
         this.connectionsPerAddress = new ConnectionsPerAddress(settings.maxConnectionsPerAddress());
         this.live = new LiveConnections(settings.maxLiveConnections());
@@ -100,7 +102,7 @@ public final class ChatHttpServer implements AutoCloseable {
             new MailboxRoutes(useCases.mailbox(), metrics).register(endpoints);
             new ConsentRoutes(useCases.consent()).register(endpoints);
             new PresenceRoutes(useCases.presence()).register(endpoints);
-            new OperationsRoutes(readings, registry).register(endpoints);
+            new OperationsRoutes(readings, registry, version).register(endpoints);
             new LiveRoutes(useCases.live(), live, metrics, settings).register(config.routes, endpoints);
 
             // What no route answered: Javalin's own 404 and 405, and anything thrown outside a route.

@@ -18,10 +18,12 @@ final class OperationsRoutes {
     private final StoreReadings readings;
     private final PrometheusMeterRegistry registry;
     private final byte[] openApi;
+    private final String version;
 
-    OperationsRoutes(StoreReadings readings, PrometheusMeterRegistry registry) {
+    OperationsRoutes(StoreReadings readings, PrometheusMeterRegistry registry, String version) {
         this.readings = readings;
         this.registry = registry;
+        this.version = version;
         this.openApi = openApiDocument();
     }
 
@@ -35,7 +37,8 @@ final class OperationsRoutes {
     private void health(Context ctx) {
         StoreHealth.Status status = readings.status();
         ctx.status(status.up() ? 200 : 503);
-        ChatRoutes.json(ctx, new ApiHealth(status.up() ? "up" : "down", status.store(), status.detail()));
+        ChatRoutes.json(ctx, new ApiHealth(status.up() ? "up" : "down", status.store(), status.detail(),
+                version));
     }
 
     private void metrics(Context ctx) {

@@ -67,6 +67,16 @@ class StoreReadingsTest {
         }
     }
 
+    @Test
+    void health_tells_the_version_it_was_given_whether_the_store_is_up_or_down() {
+        try (TestApi api = TestApi.start()) {
+            assertThat(api.client.get("/health", null).json().get("version").stringValue()).isEqualTo(TestApi.VERSION);
+
+            api.switchStore(false);
+            assertThat(api.client.get("/health", null).json().get("version").stringValue()).isEqualTo(TestApi.VERSION);
+        }
+    }
+
     private static double online(TestApi api) {
         return ServerMetrics.read(api.client, "pigeonhole_presence_online");
     }

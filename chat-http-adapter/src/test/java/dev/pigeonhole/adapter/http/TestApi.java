@@ -43,6 +43,8 @@ final class TestApi implements AutoCloseable {
     static final int LIVE_QUEUE_CAPACITY = 256;
     /** Short, so a test that switches the store's health off sees /health follow within moments. */
     static final Duration STORE_READINGS_EVERY = Duration.ofMillis(100);
+    /** What the composition root would read from its build; no release has it, so it is unmistakable. */
+    static final String VERSION = "0.0.0-test";
 
     final ChatHttpServer server;
     final SubscriptionMultiplexer multiplexer;
@@ -77,7 +79,8 @@ final class TestApi implements AutoCloseable {
             healthChecks.incrementAndGet();
             return new StoreHealth.Status(storeUp.get(), "memory", storeUp.get() ? "answering" : "switched off");
         };
-        server = new ChatHttpServer(useCases, settings, tokens, health, registry, multiplexer::upstreamSubscriptions)
+        server = new ChatHttpServer(useCases, settings, tokens, health, registry, multiplexer::upstreamSubscriptions,
+                VERSION)
                 .start("127.0.0.1", 0);
         client = new ApiClient(URI.create("http://127.0.0.1:" + server.port()));
     }

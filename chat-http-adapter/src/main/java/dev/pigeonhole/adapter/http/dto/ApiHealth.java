@@ -1,5 +1,8 @@
 package dev.pigeonhole.adapter.http.dto;
 
-/** @param status {@code up} or {@code down} */
-public record ApiHealth(String status, String store, String detail) {
+/**
+ * @param status  {@code up} or {@code down}
+ * @param version the server's release, so an operator can tell which build answers
+ */
+public record ApiHealth(String status, String store, String detail, String version) {
 }
