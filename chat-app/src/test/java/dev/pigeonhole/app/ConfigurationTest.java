@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -137,6 +138,16 @@ class ConfigurationTest {
     }
 
     @Test
+    void a_file_cannot_name_another() {
+        Path file = file("config = /etc/other.conf");
+
+        Outcome outcome = run(Map.of(), "serve", "--config", file.toString());
+
+        assertRefused(outcome, "pigeonhole: 'config' in " + file + ":1 names another configuration file; "
+                + "a configuration file cannot");
+    }
+
+    @Test
     void a_missing_file_is_named() {
         Path missing = dir.resolve("nowhere.conf");
 
@@ -234,6 +245,17 @@ class ConfigurationTest {
         assertThat(outcome.status()).as(outcome.err()).isZero();
         EARLIER_VARIABLES.forEach((key, variable) ->
                 assertThat(outcome.line(key)).endsWith("  (env " + variable + ")"));
+    }
+
+    /** Picocli expands ${...} in the values a provider gives; a value from the environment or a file is taken as written. */
+    @Test
+    void a_value_is_taken_as_written_without_expanding_variables() {
+        String written = "a$b$${env:HOME}${sys:user.dir}:";
+        Main.Demo demo = new Main.Demo();
+        OptionSources sources = new OptionSources(Map.of("PIGEONHOLE_KEY_PREFIX", written)::get, Optional.empty());
+        new CommandLine(demo).setCaseInsensitiveEnumValuesAllowed(true).setDefaultValueProvider(sources).parseArgs();
+
+        assertThat(demo.store.prefix).isEqualTo(written);
     }
 
     @Test
