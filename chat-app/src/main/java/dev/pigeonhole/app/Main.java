@@ -8,23 +8,23 @@ import dev.pigeonhole.domain.model.StoreUnavailableException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 
 /** The command line. Its own output goes to standard out; that is what a command line is for. */
 @Command(name = "pigeonhole", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Pull messaging, group chat, presence and live push on Redis.",
-        subcommands = {ServeCommand.class, Main.Demo.class, CommandLine.HelpCommand.class})
+        subcommands = {ServeCommand.class, Main.Demo.class, ConfigCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @Spec
@@ -35,12 +35,27 @@ public final class Main implements Runnable {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, System::getenv);
+    }
+
+    /** As {@link #main}, reading environment variables through {@code env}. */
+    static int run(String[] args, PrintStream out, PrintStream err, Function<String, String> env) {
         PrintWriter outWriter = new PrintWriter(out, true, StandardCharsets.UTF_8);
         PrintWriter errWriter = new PrintWriter(err, true, StandardCharsets.UTF_8);
-        CommandLine commandLine = new CommandLine(new Main())
+        CommandLine commandLine = new CommandLine(new Main());
+        OptionSources sources;
+        try {
+            sources = sources(args, env, commandLine.getSubcommands().get("serve").getCommandSpec());
+        } catch (IllegalArgumentException e) {
+            errWriter.println("pigeonhole: " + e.getMessage());
+            return CommandLine.ExitCode.USAGE;
+        }
+        OptionHelp.install(commandLine);
+        commandLine
                 .setOut(outWriter)
                 .setErr(errWriter)
                 .setCaseInsensitiveEnumValuesAllowed(true)
+                .setDefaultValueProvider(sources)
                 .setParameterExceptionHandler((e, parsed) -> {
                     CommandLine line = e.getCommandLine();
                     if (e instanceof CommandLine.UnmatchedArgumentException) {
@@ -49,7 +64,7 @@ public final class Main implements Runnable {
                         line.usage(line.getErr());
                     } else {
                         // A known option with a value that does not fit: one line, not buried under the usage.
-                        line.getErr().println("pigeonhole: " + e.getMessage() + " (see '"
+                        line.getErr().println("pigeonhole: " + e.getMessage() + readFrom(e, sources) + " (see '"
                                 + line.getCommandSpec().qualifiedName() + " --help')");
                     }
                     return CommandLine.ExitCode.USAGE;
@@ -70,75 +85,98 @@ public final class Main implements Runnable {
         return status;
     }
 
+    /**
+     * The environment, and the configuration file the arguments or the environment name, read and
+     * checked before anything is parsed: picocli takes its defaults from them while it parses.
+     */
+    private static OptionSources sources(String[] args, Function<String, String> env, CommandLine.Model.CommandSpec serve) {
+        Optional<ConfigFile> file = ConfigFile.named(args, env).map(ConfigFile::read);
+        // One file serves every command, so its keys are those of serve, which has the most options.
+        file.ifPresent(config -> config.check(OptionSources.settable(serve).stream().map(OptionSources::key).toList()));
+        return new OptionSources(env, file);
+    }
+
+    /**
+     * Where a value that does not fit came from, when not from the command line: picocli applies
+     * the environment's and the file's values only to options the command line left out.
+     */
+    private static String readFrom(CommandLine.ParameterException e, OptionSources sources) {
+        if (!(e.getArgSpec() instanceof OptionSpec option) || !OptionSources.isSettable(option)) {
+            return "";
+        }
+        CommandLine.ParseResult parsed = e.getCommandLine().getParseResult();
+        if (parsed != null && parsed.hasMatchedOption(option)) {
+            return "";
+        }
+        return sources.source(option)
+                .filter(source -> source.value().equals(e.getValue()))
+                .map(source -> "; " + source.setting() + " says so")
+                .orElse("");
+    }
+
     /** No command: say what there is. */
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** Where the data lives; every option also reads an environment variable, for containers. */
+    /** Where the data lives; like every option, each is also read from the environment and the configuration file. */
     static final class StoreOptions {
 
-        @Option(names = "--store", defaultValue = "${env:PIGEONHOLE_STORE:-memory}",
-                description = "memory, redis or postgres (env PIGEONHOLE_STORE; default: ${DEFAULT-VALUE})")
+        @Option(names = "--store", defaultValue = "memory",
+                description = "memory, redis or postgres")
         StoreKind store;
 
-        @Option(names = "--postgres-url", defaultValue = "${env:PIGEONHOLE_POSTGRES_URL:-jdbc:postgresql://127.0.0.1:5432/pigeonhole}",
-                description = "the PostgreSQL database, as a JDBC URL (env PIGEONHOLE_POSTGRES_URL; "
-                        + "default: ${DEFAULT-VALUE})")
+        @Option(names = "--postgres-url", defaultValue = "jdbc:postgresql://127.0.0.1:5432/pigeonhole",
+                description = "the PostgreSQL database, as a JDBC URL")
         String postgresUrl;
 
-        @Option(names = "--postgres-user", defaultValue = "${env:PIGEONHOLE_POSTGRES_USER:-pigeonhole}",
-                description = "the PostgreSQL user (env PIGEONHOLE_POSTGRES_USER; default: ${DEFAULT-VALUE})")
+        @Option(names = "--postgres-user", defaultValue = "pigeonhole",
+                description = "the PostgreSQL user")
         String postgresUser;
 
-        @Option(names = "--postgres-password-file", defaultValue = "${env:PIGEONHOLE_POSTGRES_PASSWORD_FILE}",
+        @Option(names = "--postgres-password-file",
                 description = "a file holding the PostgreSQL password; or set PIGEONHOLE_POSTGRES_PASSWORD. "
                         + "Never given on the command line, where others could read it, and never printed")
         Path postgresPasswordFile;
 
-        @Option(names = "--postgres-schema", defaultValue = "${env:PIGEONHOLE_POSTGRES_SCHEMA:-pigeonhole}",
-                description = "the schema Pigeonhole keeps its tables in, migrated at start (env "
-                        + "PIGEONHOLE_POSTGRES_SCHEMA; default: ${DEFAULT-VALUE})")
+        @Option(names = "--postgres-schema", defaultValue = "pigeonhole",
+                description = "the schema Pigeonhole keeps its tables in, migrated at start")
         String postgresSchema;
 
-        @Option(names = "--postgres-pool-size", defaultValue = "${env:PIGEONHOLE_POSTGRES_POOL_SIZE:-32}",
-                description = "connections in the PostgreSQL pool (env PIGEONHOLE_POSTGRES_POOL_SIZE; "
-                        + "default: ${DEFAULT-VALUE})")
+        @Option(names = "--postgres-pool-size", defaultValue = "32",
+                description = "connections in the PostgreSQL pool")
         int postgresPoolSize;
 
-        @Option(names = "--redis-client", defaultValue = "${env:PIGEONHOLE_REDIS_CLIENT:-lettuce}",
-                description = "jedis, lettuce, redisson or glide (env PIGEONHOLE_REDIS_CLIENT; default: ${DEFAULT-VALUE})")
+        @Option(names = "--redis-client", defaultValue = "lettuce",
+                description = "jedis, lettuce, redisson or glide")
         RedisClientKind client;
 
-        @Option(names = "--redis-url", defaultValue = "${env:REDIS_URL:-redis://127.0.0.1:6379}",
-                description = "a single Redis node (env REDIS_URL; default: ${DEFAULT-VALUE})")
+        @Option(names = "--redis-url", defaultValue = "redis://127.0.0.1:6379",
+                description = "a single Redis node")
         String url;
 
-        @Option(names = "--redis-cluster", defaultValue = "${env:PIGEONHOLE_REDIS_CLUSTER}",
-                description = "host:port,... of a Redis Cluster, instead of --redis-url (env PIGEONHOLE_REDIS_CLUSTER)")
+        @Option(names = "--redis-cluster",
+                description = "host:port,... of a Redis Cluster, instead of --redis-url")
         String cluster;
 
         @Option(names = "--redis-cluster-patterns", arity = "0..1", fallbackValue = "true",
-                defaultValue = "${env:PIGEONHOLE_REDIS_CLUSTER_PATTERNS:-false}",
+                defaultValue = "false",
                 description = "on a Redis Cluster, also send every event with classic PUBLISH so that pattern "
                         + "subscriptions hear it; off, an event is one SPUBLISH to its shard and a pattern "
-                        + "subscription is refused; the server itself subscribes to none "
-                        + "(env PIGEONHOLE_REDIS_CLUSTER_PATTERNS; default: ${DEFAULT-VALUE})")
+                        + "subscription is refused; the server itself subscribes to none")
         boolean clusterPatterns;
 
-        @Option(names = "--key-layout", defaultValue = "${env:PIGEONHOLE_KEY_LAYOUT:-tagged}",
-                description = "tagged (cluster-safe) or book (Redis in Action's keys, single node) "
-                        + "(env PIGEONHOLE_KEY_LAYOUT; default: ${DEFAULT-VALUE})")
+        @Option(names = "--key-layout", defaultValue = "tagged",
+                description = "tagged (cluster-safe) or book (Redis in Action's keys, single node)")
         RedisConfig.Layout layout;
 
-        @Option(names = "--key-prefix", defaultValue = "${env:PIGEONHOLE_KEY_PREFIX:-}",
-                description = "put in front of every Redis key and channel (env PIGEONHOLE_KEY_PREFIX)")
+        @Option(names = "--key-prefix", defaultValue = "",
+                description = "put in front of every Redis key and channel")
         String prefix;
 
-        @Option(names = "--redis-pool-size", defaultValue = "${env:PIGEONHOLE_REDIS_POOL_SIZE:-128}",
-                description = "most connections Jedis opens to each Redis node; Lettuce shares one "
-                        + "(env PIGEONHOLE_REDIS_POOL_SIZE; default: ${DEFAULT-VALUE})")
+        @Option(names = "--redis-pool-size", defaultValue = "128",
+                description = "most connections Jedis opens to each Redis node; Lettuce shares one")
         int poolSize;
 
         AppConfig config() {
@@ -165,12 +203,7 @@ public final class Main implements Runnable {
         /** From the file if one is named, else the environment; empty for a database that asks none. */
         private String postgresPassword() {
             if (postgresPasswordFile != null) {
-                try {
-                    return Files.readString(postgresPasswordFile).strip();
-                } catch (IOException e) {
-                    throw new IllegalArgumentException("cannot read the PostgreSQL password file "
-                            + postgresPasswordFile + ": " + e.getMessage());
-                }
+                return TextFile.read(postgresPasswordFile, "PostgreSQL password file").strip();
             }
             return Optional.ofNullable(System.getenv("PIGEONHOLE_POSTGRES_PASSWORD")).orElse("");
         }
@@ -191,6 +224,9 @@ public final class Main implements Runnable {
 
         @Spec
         CommandLine.Model.CommandSpec spec;
+
+        @Mixin
+        ConfigFileOption configFile;
 
         @Mixin
         StoreOptions store;

@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
@@ -21,134 +22,135 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code pigeonhole serve}: the HTTP server, until SIGTERM or Ctrl-C stops it gracefully. */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Run the chat server. Every option also reads the environment variable it names.")
+        description = {"Run the chat server.", "Every option is also read from the environment variable it names, "
+                + "else from the configuration file (--config), else it takes its default."})
 final class ServeCommand implements Callable<Integer> {
 
     @Spec
     CommandLine.Model.CommandSpec spec;
 
     @Mixin
+    ConfigFileOption configFile;
+
+    @Mixin
     Main.StoreOptions store;
 
-    @Option(names = "--host", defaultValue = "${env:PIGEONHOLE_HOST:-127.0.0.1}",
-            description = "address to listen on; 0.0.0.0 for every interface (env PIGEONHOLE_HOST; default: ${DEFAULT-VALUE})")
+    @Option(names = "--host", defaultValue = "127.0.0.1",
+            description = "address to listen on; 0.0.0.0 for every interface")
     String host;
 
-    @Option(names = "--port", defaultValue = "${env:PIGEONHOLE_PORT:-8080}",
-            description = "port to listen on, 0 for any free one (env PIGEONHOLE_PORT; default: ${DEFAULT-VALUE})")
+    @Option(names = "--port", defaultValue = "8080",
+            description = "port to listen on, 0 for any free one")
     int port;
 
-    @Option(names = "--presence-window", defaultValue = "${env:PIGEONHOLE_PRESENCE_WINDOW:-PT15M}",
-            description = "how recently a user must have been seen to count as online, ISO-8601 "
-                    + "(env PIGEONHOLE_PRESENCE_WINDOW; default: ${DEFAULT-VALUE})")
+    @Option(names = "--presence-window", defaultValue = "PT15M",
+            description = "how recently a user must have been seen to count as online, ISO-8601")
     Duration presenceWindow;
 
-    @Option(names = "--max-message-length", defaultValue = "${env:PIGEONHOLE_MAX_MESSAGE_LENGTH:-4096}",
-            description = "characters in one message (env PIGEONHOLE_MAX_MESSAGE_LENGTH; default: ${DEFAULT-VALUE})")
+    @Option(names = "--max-message-length", defaultValue = "4096",
+            description = "characters in one message")
     int maxMessageLength;
 
-    @Option(names = "--max-members", defaultValue = "${env:PIGEONHOLE_MAX_MEMBERS:-1000}",
-            description = "members of one chat (env PIGEONHOLE_MAX_MEMBERS; default: ${DEFAULT-VALUE})")
+    @Option(names = "--max-members", defaultValue = "1000",
+            description = "members of one chat")
     int maxMembers;
 
-    @Option(names = "--max-retained", defaultValue = "${env:PIGEONHOLE_MAX_RETAINED:-10000}",
-            description = "messages one chat keeps (env PIGEONHOLE_MAX_RETAINED; default: ${DEFAULT-VALUE})")
+    @Option(names = "--max-retained", defaultValue = "10000",
+            description = "messages one chat keeps")
     int maxRetained;
 
-    @Option(names = "--mailbox-capacity", defaultValue = "${env:PIGEONHOLE_MAILBOX_CAPACITY:-10000}",
-            description = "messages one mailbox holds (env PIGEONHOLE_MAILBOX_CAPACITY; default: ${DEFAULT-VALUE})")
+    @Option(names = "--mailbox-capacity", defaultValue = "10000",
+            description = "messages one mailbox holds")
     int mailboxCapacity;
 
-    @Option(names = "--add-policy", defaultValue = "${env:PIGEONHOLE_ADD_POLICY:-co-members}",
+    @Option(names = "--add-policy", defaultValue = "co-members",
             converter = AddPolicyOption.class,
             description = "who may add a user to a chat directly unless it chose otherwise: co-members (someone "
-                    + "already sharing a chat with it) or anyone; everyone else invites "
-                    + "(env PIGEONHOLE_ADD_POLICY; default: ${DEFAULT-VALUE})")
+                    + "already sharing a chat with it) or anyone; everyone else invites")
     AddPolicy addPolicy;
 
-    @Option(names = "--max-chats-per-user", defaultValue = "${env:PIGEONHOLE_MAX_CHATS_PER_USER:-1000}",
-            description = "chats one user may be a member of (env PIGEONHOLE_MAX_CHATS_PER_USER; default: "
-                    + "${DEFAULT-VALUE})")
+    @Option(names = "--max-chats-per-user", defaultValue = "1000",
+            description = "chats one user may be a member of")
     int maxChatsPerUser;
 
-    @Option(names = "--max-invitations", defaultValue = "${env:PIGEONHOLE_MAX_INVITATIONS:-100}",
-            description = "pending invitations one user holds, the oldest dropped first; each lapses after 7 days "
-                    + "(env PIGEONHOLE_MAX_INVITATIONS; default: ${DEFAULT-VALUE})")
+    @Option(names = "--max-invitations", defaultValue = "100",
+            description = "pending invitations one user holds, the oldest dropped first; each lapses after 7 days")
     int maxInvitations;
 
-    @Option(names = "--max-request-bytes", defaultValue = "${env:PIGEONHOLE_MAX_REQUEST_BYTES:-65536}",
-            description = "largest request body accepted (env PIGEONHOLE_MAX_REQUEST_BYTES; default: ${DEFAULT-VALUE})")
+    @Option(names = "--max-request-bytes", defaultValue = "65536",
+            description = "largest request body accepted")
     int maxRequestBytes;
 
-    @Option(names = "--max-live-connections", defaultValue = "${env:PIGEONHOLE_MAX_LIVE_CONNECTIONS:-10}",
+    @Option(names = "--max-live-connections", defaultValue = "10",
             description = "live connections (WebSocket and event stream) one user may hold on this server; one more "
-                    + "is refused with 429 (env PIGEONHOLE_MAX_LIVE_CONNECTIONS; default: ${DEFAULT-VALUE})")
+                    + "is refused with 429")
     int maxLiveConnections;
 
-    @Option(names = "--max-unsent-bytes", defaultValue = "${env:PIGEONHOLE_MAX_UNSENT_BYTES:-1048576}",
+    @Option(names = "--max-unsent-bytes", defaultValue = "1048576",
             description = "bytes a live connection may have waiting to be written before its client is cut off as "
-                    + "slow (env PIGEONHOLE_MAX_UNSENT_BYTES; default: ${DEFAULT-VALUE})")
+                    + "slow")
     int maxUnsentBytes;
 
-    @Option(names = "--header-timeout", defaultValue = "${env:PIGEONHOLE_HEADER_TIMEOUT:-PT10S}",
+    @Option(names = "--header-timeout", defaultValue = "PT10S",
             description = "how long a request's headers may take to arrive, ISO-8601; a connection still sending "
-                    + "them then is closed (env PIGEONHOLE_HEADER_TIMEOUT; default: ${DEFAULT-VALUE})")
+                    + "them then is closed")
     Duration headerTimeout;
 
-    @Option(names = "--max-connections-per-address", defaultValue = "${env:PIGEONHOLE_MAX_CONNECTIONS_PER_ADDRESS:-100}",
-            description = "connections one client address may hold open at once; one more is closed at once "
-                    + "(env PIGEONHOLE_MAX_CONNECTIONS_PER_ADDRESS; default: ${DEFAULT-VALUE})")
+    @Option(names = "--max-connections-per-address", defaultValue = "100",
+            description = "connections one client address may hold open at once; one more is closed at once")
     int maxConnectionsPerAddress;
 
-    @Option(names = "--live-catch-ups", defaultValue = "${env:PIGEONHOLE_LIVE_CATCH_UPS:-16}",
+    @Option(names = "--live-catch-ups", defaultValue = "16",
             description = "live connections that may read the store for their catch-up at once; others wait up to "
-                    + "5 s, then get resync; below --redis-pool-size (env PIGEONHOLE_LIVE_CATCH_UPS; "
-                    + "default: ${DEFAULT-VALUE})")
+                    + "5 s, then get resync; below --redis-pool-size")
     int liveCatchUps;
 
-    @Option(names = "--rate-send", defaultValue = "${env:PIGEONHOLE_RATE_SEND:-20/5s}", converter = RateLimitOption.class,
+    @Option(names = "--rate-send", defaultValue = "20/5s", converter = RateLimitOption.class,
             description = "sends one user may make in one chat, as <count>/<period> (ms, s, m, h), or none; "
-                    + "one more is refused with 429 (env PIGEONHOLE_RATE_SEND; default: ${DEFAULT-VALUE})")
+                    + "one more is refused with 429")
     RateLimit rateSend;
 
-    @Option(names = "--rate-create", defaultValue = "${env:PIGEONHOLE_RATE_CREATE:-10/1m}",
+    @Option(names = "--rate-create", defaultValue = "10/1m",
             converter = RateLimitOption.class,
-            description = "chats one user may create (env PIGEONHOLE_RATE_CREATE; default: ${DEFAULT-VALUE})")
+            description = "chats one user may create")
     RateLimit rateCreate;
 
-    @Option(names = "--rate-invite", defaultValue = "${env:PIGEONHOLE_RATE_INVITE:-30/1m}",
+    @Option(names = "--rate-invite", defaultValue = "30/1m",
             converter = RateLimitOption.class,
-            description = "people one user may add to chats (env PIGEONHOLE_RATE_INVITE; default: ${DEFAULT-VALUE})")
+            description = "people one user may add to chats")
     RateLimit rateInvite;
 
-    @Option(names = "--rate-deliver", defaultValue = "${env:PIGEONHOLE_RATE_DELIVER:-30/1m}",
+    @Option(names = "--rate-deliver", defaultValue = "30/1m",
             converter = RateLimitOption.class,
-            description = "direct messages one user may deliver (env PIGEONHOLE_RATE_DELIVER; default: ${DEFAULT-VALUE})")
+            description = "direct messages one user may deliver")
     RateLimit rateDeliver;
 
-    @Option(names = "--pending-max-messages", defaultValue = "${env:PIGEONHOLE_PENDING_MAX_MESSAGES:-1000}",
+    @Option(names = "--pending-max-messages", defaultValue = "1000",
             description = "messages one answer of pending messages, or one live catch-up, holds in all chats; a chat "
-                    + "left short says more:true (env PIGEONHOLE_PENDING_MAX_MESSAGES; default: ${DEFAULT-VALUE})")
+                    + "left short says more:true")
     int pendingMaxMessages;
 
-    @Option(names = "--pending-max-bytes", defaultValue = "${env:PIGEONHOLE_PENDING_MAX_BYTES:-1048576}",
-            description = "bytes of message text (UTF-8) one answer of pending messages holds in all chats "
-                    + "(env PIGEONHOLE_PENDING_MAX_BYTES; default: ${DEFAULT-VALUE})")
+    @Option(names = "--pending-max-bytes", defaultValue = "1048576",
+            description = "bytes of message text (UTF-8) one answer of pending messages holds in all chats")
     long pendingMaxBytes;
 
-    @Option(names = "--jwt-secret", defaultValue = "${env:PIGEONHOLE_JWT_SECRET}",
-            description = "HS256 signing secret shared by every instance, at least 32 bytes; turns dev login off "
-                    + "unless --dev-login says otherwise (env PIGEONHOLE_JWT_SECRET)")
+    @Option(names = "--jwt-secret-file", paramLabel = "FILE",
+            description = "a file holding the HS256 signing secret shared by every instance, at least 32 bytes; "
+                    + "turns dev login off unless --dev-login says otherwise")
+    Path jwtSecretFile;
+
+    @Option(names = "--jwt-secret",
+            description = "the signing secret itself, for compatibility: prefer --jwt-secret-file, since a command "
+                    + "line or an environment can be read by others; never taken from the configuration file")
     String jwtSecret;
 
-    @Option(names = "--dev-login", arity = "0..1", fallbackValue = "true", defaultValue = "${env:PIGEONHOLE_DEV_LOGIN}",
+    @Option(names = "--dev-login", arity = "0..1", fallbackValue = "true",
             description = "let POST /api/session sign anyone in by name; on by default only without a JWT secret, "
-                    + "and then only on a loopback --host: elsewhere it takes --dev-login=true (env PIGEONHOLE_DEV_LOGIN)")
+                    + "and then only on a loopback --host: elsewhere it takes --dev-login=true")
     Boolean devLogin;
 
-    @Option(names = "--token-lifetime", defaultValue = "${env:PIGEONHOLE_TOKEN_LIFETIME:-PT12H}",
-            description = "how long a token from dev login stays valid, ISO-8601 "
-                    + "(env PIGEONHOLE_TOKEN_LIFETIME; default: ${DEFAULT-VALUE})")
+    @Option(names = "--token-lifetime", defaultValue = "PT12H",
+            description = "how long a token from dev login stays valid, ISO-8601")
     Duration tokenLifetime;
 
     @Override
@@ -162,7 +164,7 @@ final class ServeCommand implements Callable<Integer> {
                 .withConsent(ConsentLimits.DEFAULTS.withDefaultPolicy(addPolicy).withMaxChatsPerUser(maxChatsPerUser)
                         .withMaxInvitations(maxInvitations));
         ServerConfig defaults = ServerConfig.defaults();
-        ServerConfig config = new ServerConfig(host, port, Optional.ofNullable(jwtSecret).filter(s -> !s.isEmpty()),
+        ServerConfig config = new ServerConfig(host, port, jwtSecret(),
                 Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,
                 maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings());
 
@@ -179,5 +181,18 @@ final class ServeCommand implements Callable<Integer> {
                 + server.store() + (config.devLoginOn() ? ", dev login on" : "") + "). Ctrl-C stops it.");
         stopped.await();
         return 0;
+    }
+
+    /** From --jwt-secret-file, else --jwt-secret; both at once would leave unsaid which one signs. */
+    private Optional<String> jwtSecret() {
+        Optional<String> given = Optional.ofNullable(jwtSecret).filter(secret -> !secret.isEmpty());
+        if (jwtSecretFile == null) {
+            return given;
+        }
+        if (given.isPresent()) {
+            throw new IllegalArgumentException("both --jwt-secret-file and --jwt-secret (or PIGEONHOLE_JWT_SECRET) "
+                    + "give a signing secret; keep only the file");
+        }
+        return Optional.of(TextFile.read(jwtSecretFile, "JWT secret file").strip());
     }
 }

@@ -61,7 +61,7 @@ public final class Server implements AutoCloseable {
                     .orElseGet(() -> Tokens.withRandomSecret(server.tokenLifetime(), clock));
             if (server.devLoginOn()) {
                 LOG.warn("DEV LOGIN IS ON: POST /api/session signs anyone in under any name. Configure a JWT secret "
-                        + "(--jwt-secret or PIGEONHOLE_JWT_SECRET) to turn it off, or --dev-login=false.");
+                        + "(--jwt-secret-file) to turn it off, or --dev-login=false.");
             }
             if (server.jwtSecret().isEmpty()) {
                 LOG.warn("No JWT secret configured: tokens are signed with a secret made up for this process; they "

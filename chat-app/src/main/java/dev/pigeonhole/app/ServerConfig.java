@@ -46,7 +46,7 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
         if (devLogin.isEmpty() && jwtSecret.isEmpty() && !isLoopback(host)) {
             throw new IllegalArgumentException("dev login lets anyone sign in as anyone, so it is on by default only "
                     + "for a loopback host, not " + host + ". Give --dev-login=true to run it there anyway, or "
-                    + "configure a signing secret (--jwt-secret or PIGEONHOLE_JWT_SECRET)");
+                    + "configure a signing secret (--jwt-secret-file)");
         }
         if (tokenLifetime.isNegative() || tokenLifetime.isZero()) {
             throw new IllegalArgumentException("the token lifetime must be positive, not " + tokenLifetime);
