@@ -98,11 +98,13 @@ class ReleaseIT {
     }
 
     @Test
-    void the_server_starts_through_a_link_answers_health_with_the_version_and_stops_on_sigterm() throws Exception {
+    void the_server_starts_through_a_link_from_a_config_file_answers_health_with_the_version_and_stops_on_sigterm() throws Exception {
         Path link = Files.createSymbolicLink(elsewhere.resolve("pigeonhole"), release.resolve("bin/pigeonhole"));
         Path log = elsewhere.resolve("server.log");
         int port = LoopbackPorts.free(List.of());
-        server = launch(List.of(link.toString(), "serve", "--port", Integer.toString(port)), log);
+        // The port comes from a configuration file only, as an operator's would.
+        Path config = Files.writeString(elsewhere.resolve("pigeonhole.conf"), "# the release test's\nport = " + port + "\n");
+        server = launch(List.of(link.toString(), "serve", "--config", config.toString()), log);
 
         try (ApiClient client = ApiClient.onPort(port)) {
             await("/health answering 200 with version " + VERSION).atMost(START).pollInterval(Duration.ofMillis(100))
