@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.staticfiles.Location;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
@@ -27,17 +28,26 @@ public final class ChatHttpServer implements AutoCloseable {
     private final StoreReadings readings;
     private final ConnectionsPerAddress connectionsPerAddress;
 
-    /**
-     * @param upstreamSubscriptions how many pub/sub subscriptions this process holds, for metrics
-     */
+    /** A server that traces nothing. */
     public ChatHttpServer(UseCases useCases, HttpSettings settings, Tokens tokens, StoreHealth health,
                           PrometheusMeterRegistry registry, IntSupplier upstreamSubscriptions) {
+        this(useCases, settings, tokens, health, registry, upstreamSubscriptions, OpenTelemetry.noop());
+    }
+
+    /**
+     * @param upstreamSubscriptions how many pub/sub subscriptions this process holds, for metrics
+     * @param telemetry             where each request's span goes ({@link RequestSpans})
+     */
+    public ChatHttpServer(UseCases useCases, HttpSettings settings, Tokens tokens, StoreHealth health,
+                          PrometheusMeterRegistry registry, IntSupplier upstreamSubscriptions,
+                          OpenTelemetry telemetry) {
         Objects.requireNonNull(useCases, "useCases");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(health, "health");
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(upstreamSubscriptions, "upstreamSubscriptions");
+        RequestSpans spans = new RequestSpans(Objects.requireNonNull(telemetry, "telemetry"));
         HttpMetrics metrics = new HttpMetrics(registry);
         this.connectionsPerAddress = new ConnectionsPerAddress(settings.maxConnectionsPerAddress());
         this.live = new LiveConnections(settings.maxLiveConnections());
@@ -94,7 +104,7 @@ public final class ChatHttpServer implements AutoCloseable {
             config.routes.before(SecurityHeaders::add);
 
             Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.presence().touchPresence(), metrics,
-                    settings.maxRequestBytes());
+                    spans, settings.maxRequestBytes());
             new SessionRoutes(tokens, settings.devLogin()).register(endpoints);
             new ChatRoutes(useCases.chat(), metrics).register(endpoints);
             new MailboxRoutes(useCases.mailbox(), metrics).register(endpoints);
