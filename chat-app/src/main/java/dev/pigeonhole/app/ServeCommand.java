@@ -151,6 +151,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "(env PIGEONHOLE_TOKEN_LIFETIME; default: ${DEFAULT-VALUE})")
     Duration tokenLifetime;
 
+    @Option(names = "--otlp-endpoint", defaultValue = "${env:PIGEONHOLE_OTLP_ENDPOINT}",
+            description = "send traces (a span per request, use case and store call) to this OTLP over HTTP URL, "
+                    + "e.g. http://collector:4318/v1/traces; none are made without it (env PIGEONHOLE_OTLP_ENDPOINT)")
+    String otlpEndpoint;
+
     @Override
     public Integer call() throws InterruptedException {
         AppConfig app = store.config()
@@ -164,7 +169,8 @@ final class ServeCommand implements Callable<Integer> {
         ServerConfig defaults = ServerConfig.defaults();
         ServerConfig config = new ServerConfig(host, port, Optional.ofNullable(jwtSecret).filter(s -> !s.isEmpty()),
                 Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings());
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings(),
+                ServerConfig.otlpEndpoint(otlpEndpoint));
 
         Server server = Server.start(app, config, InstantSource.system());
         CountDownLatch stopped = new CountDownLatch(1);
@@ -176,7 +182,8 @@ final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String shownHost = "0.0.0.0".equals(host) || "127.0.0.1".equals(host) ? "localhost" : host;
         out.println("Pigeonhole is listening on http://" + shownHost + ":" + server.port() + " (store: "
-                + server.store() + (config.devLoginOn() ? ", dev login on" : "") + "). Ctrl-C stops it.");
+                + server.store() + (config.devLoginOn() ? ", dev login on" : "")
+                + config.otlpEndpoint().map(endpoint -> ", traces to " + endpoint).orElse("") + "). Ctrl-C stops it.");
         stopped.await();
         return 0;
     }
