@@ -61,7 +61,7 @@ public final class Server implements AutoCloseable {
         try {
             return start(config, server, clock, exporting.map(OpenTelemetry.class::cast), exporting);
         } catch (RuntimeException e) {
-            exporting.ifPresent(OpenTelemetrySdk::close);
+            exporting.ifPresent(Telemetry::flushAndClose);
             throw e;
         }
     }
@@ -146,7 +146,7 @@ public final class Server implements AutoCloseable {
 
     /**
      * Stops accepting, lets requests in flight finish, stops maintenance, closes the store, then
-     * sends the spans still batched.
+     * sends the spans still batched (waiting for the collector {@link Telemetry#FLUSH_LIMIT} at most).
      */
     @Override
     public void close() {
@@ -155,7 +155,7 @@ public final class Server implements AutoCloseable {
         } finally {
             maintenance.shutdownNow();
             closeQuietly(app);
-            exporting.ifPresent(OpenTelemetrySdk::close);
+            exporting.ifPresent(Telemetry::flushAndClose);
         }
     }
 

@@ -9,6 +9,8 @@ import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The OpenTelemetry SDK of a server that sends traces: spans batched in the background and posted
@@ -20,6 +22,12 @@ final class Telemetry {
 
     /** The instrumentation scope of the use case and store call spans. */
     static final String SCOPE = "dev.pigeonhole";
+
+    /**
+     * How long a stopping server waits for its last spans to go out. The exporter retries a
+     * collector that does not answer, and that must not hold up a stop for long.
+     */
+    static final Duration FLUSH_LIMIT = Duration.ofSeconds(5);
 
     private static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
     private static final AttributeKey<String> SERVICE_VERSION = AttributeKey.stringKey("service.version");
@@ -34,6 +42,11 @@ final class Telemetry {
                 .addSpanProcessor(BatchSpanProcessor.builder(exporter).build())
                 .build();
         return OpenTelemetrySdk.builder().setTracerProvider(traces).build();
+    }
+
+    /** Sends what is still batched, within {@link #FLUSH_LIMIT}, and lets go of the exporter. */
+    static void flushAndClose(OpenTelemetrySdk sdk) {
+        sdk.shutdown().join(FLUSH_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Who sends the spans: pigeonhole, and its version when the jar it runs from says it. */
