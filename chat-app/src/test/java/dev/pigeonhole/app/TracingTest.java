@@ -50,7 +50,7 @@ class TracingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = StoreUnderTest.class, names = {"MEMORY", "REDIS_THROUGH_LETTUCE"})
+    @EnumSource(value = StoreUnderTest.class, names = {"MEMORY", "REDIS_THROUGH_LETTUCE", "POSTGRES"})
     void a_sent_message_is_one_trace_of_the_request_its_use_case_and_its_store_calls(StoreUnderTest store) {
         start(store.config());
         String alice = api.signIn(ApiClient.randomUser("alice"));
@@ -73,7 +73,11 @@ class TracingTest {
         assertThat(childrenOf(useCase)).as("the store calls of the send").isNotEmpty().allSatisfy(call -> {
             assertThat(call.getKind()).isEqualTo(SpanKind.CLIENT);
             assertThat(call.getTraceId()).isEqualTo(request.getTraceId());
-            assertThat(call.getAttributes().get(DB_SYSTEM)).isEqualTo(store.isRedis() ? "redis" : "memory");
+            assertThat(call.getAttributes().get(DB_SYSTEM)).isEqualTo(switch (store) {
+                case MEMORY -> "memory";
+                case POSTGRES -> "postgresql";
+                default -> "redis";
+            });
         }).extracting(SpanData::getName).contains("Chats.send");
         assertThat(childOf(request, "TouchPresence.touch").getKind())
                 .as("the sign of life every signed-in request records").isEqualTo(SpanKind.INTERNAL);
