@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.RequestSpans;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
@@ -14,6 +15,7 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -59,6 +61,7 @@ class TracedTest {
         assertThat(call.getTraceId()).isEqualTo(parent.getSpanContext().getTraceId());
         assertThat(call.getAttributes().get(STORE)).isEqualTo("memory");
         assertThat(call.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+        assertThat(call.getAttributes().get(RequestSpans.REQUEST_ID)).as("no request id was given").isNull();
     }
 
     @Test
@@ -78,6 +81,19 @@ class TracedTest {
             assertThat(event.getAttributes().get(AttributeKey.stringKey("exception.message")))
                     .isEqualTo("nothing to take");
         });
+    }
+
+    @Test
+    void a_call_made_while_serving_a_request_with_an_id_carries_the_id() {
+        Span parent = tracer.spanBuilder("request").startSpan();
+        try (Scope current = parent.makeCurrent();
+             MDC.MDCCloseable id = MDC.putCloseable(RequestSpans.REQUEST_ID_MDC_KEY, "req-42")) {
+            shelf.take("tea");
+        } finally {
+            parent.end();
+        }
+
+        assertThat(only("Shelf.take").getAttributes().get(RequestSpans.REQUEST_ID)).isEqualTo("req-42");
     }
 
     @Test
