@@ -138,10 +138,12 @@ public final class Pigeonhole implements AutoCloseable {
         };
     }
 
-    /** {@code service} as the use case {@code type}, traced when this instance is. */
+    /** {@code service} as the use case {@code type}, itself when this instance is untraced. */
     private <T> T useCase(Class<T> type, T service) {
-        return tracer.map(spans -> Traced.wrap(type, service, spans, SpanKind.INTERNAL, Attributes.empty()))
-                .orElse(service);
+        if (tracer.isEmpty()) {
+            return service;
+        }
+        return Traced.wrap(type, service, tracer.get(), SpanKind.INTERNAL, Attributes.empty());
     }
 
     private static DrivenPorts inMemory(AppConfig config, InstantSource clock) {
