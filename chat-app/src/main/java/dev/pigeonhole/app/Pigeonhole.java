@@ -61,17 +61,30 @@ import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
 import dev.pigeonhole.domain.service.mailbox.MailboxService;
 import dev.pigeonhole.domain.service.presence.PresenceService;
 
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Optional;
 
 /**
  * The composition root: picks the backend, builds its adapters and the services with plain
  * constructors, and hands out the use cases. No container and no scanning, so this file is the
  * whole answer to "what talks to what".
+ *
+ * <p>Traced ({@link #startTraced}), each use case it hands out and each driven port under them is
+ * wrapped in {@link Traced}; untraced, nothing is, and a call costs what it always did.
  */
 public final class Pigeonhole implements AutoCloseable {
 
+    private static final AttributeKey<String> DB_SYSTEM = AttributeKey.stringKey("db.system.name");
+
     private final DrivenPorts ports;
+    private final Optional<Tracer> tracer;
     private final InstantSource clock;
     private final Duration presenceWindow;
     private final SubscriptionMultiplexer multiplexer;
@@ -81,8 +94,9 @@ public final class Pigeonhole implements AutoCloseable {
     private final PresenceService presence;
     private final LiveService live;
 
-    private Pigeonhole(DrivenPorts ports, AppConfig config, InstantSource clock) {
+    private Pigeonhole(DrivenPorts ports, AppConfig config, InstantSource clock, Optional<Tracer> tracer) {
         this.ports = ports;
+        this.tracer = tracer;
         this.clock = clock;
         this.presenceWindow = config.presenceWindow();
         this.multiplexer = new SubscriptionMultiplexer(ports.channels(), config.liveQueueCapacity());
@@ -99,12 +113,37 @@ public final class Pigeonhole implements AutoCloseable {
     }
 
     public static Pigeonhole start(AppConfig config, InstantSource clock) {
-        DrivenPorts ports = switch (config.store()) {
+        return new Pigeonhole(open(config, clock), config, clock, Optional.empty());
+    }
+
+    /**
+     * Like {@link #start}, with a span of {@code telemetry}'s around every call of a use case and of
+     * a driven port made inside a trace (the HTTP adapter starts one per request).
+     */
+    public static Pigeonhole startTraced(AppConfig config, InstantSource clock, OpenTelemetry telemetry) {
+        Tracer tracer = telemetry.getTracer(Telemetry.SCOPE);
+        Attributes store = Attributes.of(DB_SYSTEM, switch (config.store()) {
+            case MEMORY -> "memory";
+            case REDIS -> "redis";
+            case POSTGRES -> "postgresql";
+        });
+        return new Pigeonhole(open(config, clock).traced(tracer, store), config, clock, Optional.of(tracer));
+    }
+
+    private static DrivenPorts open(AppConfig config, InstantSource clock) {
+        return switch (config.store()) {
             case MEMORY -> inMemory(config, clock);
             case REDIS -> redis(config, clock);
             case POSTGRES -> postgres(config);
         };
-        return new Pigeonhole(ports, config, clock);
+    }
+
+    /** {@code service} as the use case {@code type}, itself when this instance is untraced. */
+    private <T> T useCase(Class<T> type, T service) {
+        if (tracer.isEmpty()) {
+            return service;
+        }
+        return Traced.wrap(type, service, tracer.get(), SpanKind.INTERNAL, Attributes.empty());
     }
 
     private static DrivenPorts inMemory(AppConfig config, InstantSource clock) {
@@ -191,83 +230,83 @@ public final class Pigeonhole implements AutoCloseable {
     }
 
     public CreateChat createChat() {
-        return chats;
+        return useCase(CreateChat.class, chats);
     }
 
     public SendMessage sendMessage() {
-        return chats;
+        return useCase(SendMessage.class, chats);
     }
 
     public FetchPending fetchPending() {
-        return chats;
+        return useCase(FetchPending.class, chats);
     }
 
     public AcknowledgeMessages acknowledgeMessages() {
-        return chats;
+        return useCase(AcknowledgeMessages.class, chats);
     }
 
     public ReadMessages readMessages() {
-        return chats;
+        return useCase(ReadMessages.class, chats);
     }
 
     public JoinChat joinChat() {
-        return chats;
+        return useCase(JoinChat.class, chats);
     }
 
     public LeaveChat leaveChat() {
-        return chats;
+        return useCase(LeaveChat.class, chats);
     }
 
     public ListChats listChats() {
-        return chats;
+        return useCase(ListChats.class, chats);
     }
 
     public ListInvitations listInvitations() {
-        return consent;
+        return useCase(ListInvitations.class, consent);
     }
 
     public AcceptInvitation acceptInvitation() {
-        return chats;
+        return useCase(AcceptInvitation.class, chats);
     }
 
     public DeclineInvitation declineInvitation() {
-        return consent;
+        return useCase(DeclineInvitation.class, consent);
     }
 
     public BlockUsers blockUsers() {
-        return consent;
+        return useCase(BlockUsers.class, consent);
     }
 
     public ChooseAddPolicy chooseAddPolicy() {
-        return consent;
+        return useCase(ChooseAddPolicy.class, consent);
     }
 
     public DeliverDirectMessage deliverDirectMessage() {
-        return mailboxes;
+        return useCase(DeliverDirectMessage.class, mailboxes);
     }
 
     public ReadDirectMessages readDirectMessages() {
-        return mailboxes;
+        return useCase(ReadDirectMessages.class, mailboxes);
     }
 
     public AcknowledgeDirectMessages acknowledgeDirectMessages() {
-        return mailboxes;
+        return useCase(AcknowledgeDirectMessages.class, mailboxes);
     }
 
     public TouchPresence touchPresence() {
-        return presence;
+        return useCase(TouchPresence.class, presence);
     }
 
     public ListOnlineUsers listOnlineUsers() {
-        return presence;
+        return useCase(ListOnlineUsers.class, presence);
     }
 
     public PrunePresence prunePresence() {
-        return presence;
+        return useCase(PrunePresence.class, presence);
     }
 
     public SubscribeToLiveEvents subscribeToLiveEvents() {
-        return live;
+        return useCase(SubscribeToLiveEvents.class, live);
     }
 
     /** Whether the store answers now; always for memory, a PING for Redis. */

@@ -153,6 +153,11 @@ final class ServeCommand implements Callable<Integer> {
             description = "how long a token from dev login stays valid, ISO-8601")
     Duration tokenLifetime;
 
+    @Option(names = "--otlp-endpoint",
+            description = "send traces (a span per request, use case and store call) to this OTLP over HTTP URL, "
+                    + "e.g. http://collector:4318/v1/traces; none are made without it")
+    String otlpEndpoint;
+
     @Override
     public Integer call() throws InterruptedException {
         AppConfig app = store.config()
@@ -166,7 +171,8 @@ final class ServeCommand implements Callable<Integer> {
         ServerConfig defaults = ServerConfig.defaults();
         ServerConfig config = new ServerConfig(host, port, jwtSecret(),
                 Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings());
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings(),
+                ServerConfig.otlpEndpoint(otlpEndpoint));
 
         Server server = Server.start(app, config, InstantSource.system());
         CountDownLatch stopped = new CountDownLatch(1);
@@ -178,7 +184,8 @@ final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String shownHost = "0.0.0.0".equals(host) || "127.0.0.1".equals(host) ? "localhost" : host;
         out.println("Pigeonhole is listening on http://" + shownHost + ":" + server.port() + " (store: "
-                + server.store() + (config.devLoginOn() ? ", dev login on" : "") + "). Ctrl-C stops it.");
+                + server.store() + (config.devLoginOn() ? ", dev login on" : "")
+                + config.otlpEndpoint().map(endpoint -> ", traces to " + endpoint).orElse("") + "). Ctrl-C stops it.");
         stopped.await();
         return 0;
     }

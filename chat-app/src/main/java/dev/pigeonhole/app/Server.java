@@ -14,7 +14,10 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import java.time.InstantSource;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * A running Pigeonhole server: the composition root's use cases behind the HTTP adapter, plus the
  * maintenance every instance offers to do and only one at a time does (pruning presence, and on
  * Redis mending users' chat indexes, each under the chat lock). Retention needs no sweep: every
- * send and acknowledge trims in the same step.
+ * send and acknowledge trims in the same step. With an OTLP endpoint configured it also traces
+ * every request, the use cases it calls and their store calls, and sends the spans there.
  */
 public final class Server implements AutoCloseable {
 
@@ -40,19 +44,43 @@ public final class Server implements AutoCloseable {
     private final ChatHttpServer http;
     private final ScheduledExecutorService maintenance;
     private final String store;
+    /** The SDK this server built for its OTLP endpoint, closed (and so flushed) last; none without one. */
+    private final Optional<OpenTelemetrySdk> exporting;
 
-    private Server(Pigeonhole app, ChatHttpServer http, ScheduledExecutorService maintenance, String store) {
+    private Server(Pigeonhole app, ChatHttpServer http, ScheduledExecutorService maintenance, String store,
+                   Optional<OpenTelemetrySdk> exporting) {
         this.app = app;
         this.http = http;
         this.maintenance = maintenance;
         this.store = store;
+        this.exporting = exporting;
     }
 
     public static Server start(AppConfig config, ServerConfig server, InstantSource clock) {
+        Optional<OpenTelemetrySdk> exporting = server.otlpEndpoint().map(Telemetry::exportingTo);
+        try {
+            return start(config, server, clock, exporting.map(OpenTelemetry.class::cast), exporting);
+        } catch (RuntimeException e) {
+            exporting.ifPresent(Telemetry::flushAndClose);
+            throw e;
+        }
+    }
+
+    /**
+     * A server whose spans go to {@code telemetry}, which the caller keeps and closes: for tests,
+     * which read them from memory.
+     */
+    static Server start(AppConfig config, ServerConfig server, InstantSource clock, OpenTelemetry telemetry) {
+        return start(config, server, clock, Optional.of(telemetry), Optional.empty());
+    }
+
+    private static Server start(AppConfig config, ServerConfig server, InstantSource clock,
+                                Optional<OpenTelemetry> telemetry, Optional<OpenTelemetrySdk> exporting) {
         String store = describe(config);
         // First, so that whatever follows in a log (a store that does not answer, too) is known to be this build's.
         LOG.info("Pigeonhole {} starting (store: {})", Version.current(), store);
-        Pigeonhole app = Pigeonhole.start(config, clock);
+        Pigeonhole app = telemetry.map(spans -> Pigeonhole.startTraced(config, clock, spans))
+                .orElseGet(() -> Pigeonhole.start(config, clock));
         try {
             // /health answers anyone, so it names the backend but not where it runs.
             String storeKind = describeKind(config);
@@ -78,14 +106,15 @@ public final class Server implements AutoCloseable {
                     server.maxUnsentBytes(), server.storeReadings(), server.headerTimeout(),
                     server.maxConnectionsPerAddress());
             ChatHttpServer http = new ChatHttpServer(useCases(app), settings, tokens, health, registry,
-                    app::upstreamSubscriptions, Version.current()).start(server.host(), server.port());
+                    app::upstreamSubscriptions, Version.current(), telemetry.orElse(OpenTelemetry.noop()))
+                    .start(server.host(), server.port());
             ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(
                     Thread.ofPlatform().name("pigeonhole-maintenance").daemon().factory());
             long every = server.maintenance().toMillis();
             maintenance.scheduleWithFixedDelay(() -> prune(app), every, every, TimeUnit.MILLISECONDS);
             long sweepEvery = every * INDEX_SWEEP_ROUNDS;
             maintenance.scheduleWithFixedDelay(() -> repairIndexes(app), sweepEvery, sweepEvery, TimeUnit.MILLISECONDS);
-            return new Server(app, http, maintenance, store);
+            return new Server(app, http, maintenance, store, exporting);
         } catch (RuntimeException e) {
             closeQuietly(app);
             throw e;
@@ -117,7 +146,10 @@ public final class Server implements AutoCloseable {
         return store;
     }
 
-    /** Stops accepting, lets requests in flight finish, stops maintenance, then closes the store. */
+    /**
+     * Stops accepting, lets requests in flight finish, stops maintenance, closes the store, then
+     * sends the spans still batched (waiting for the collector {@link Telemetry#FLUSH_LIMIT} at most).
+     */
     @Override
     public void close() {
         try {
@@ -125,6 +157,7 @@ public final class Server implements AutoCloseable {
         } finally {
             maintenance.shutdownNow();
             closeQuietly(app);
+            exporting.ifPresent(Telemetry::flushAndClose);
         }
     }
 

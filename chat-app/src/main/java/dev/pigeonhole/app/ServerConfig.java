@@ -3,6 +3,8 @@ package dev.pigeonhole.app;
 import dev.pigeonhole.adapter.http.HttpSettings;
 import dev.pigeonhole.adapter.http.Tokens;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,11 +24,13 @@ import java.util.Optional;
  * @param maxConnectionsPerAddress connections one client address may hold open at once
  * @param storeReadings      how often the store is asked whether it answers, which /health reports
  *                           (and the online gauge); /health itself never waits on the store
+ * @param otlpEndpoint       where spans are posted (OTLP over HTTP), e.g. {@code http://collector:4318/v1/traces};
+ *                           empty traces nothing
  */
 public record ServerConfig(String host, int port, Optional<String> jwtSecret, Optional<Boolean> devLogin,
                            Duration tokenLifetime, int maxRequestBytes, Duration maintenance, int maxLiveConnections,
                            int maxUnsentBytes, Duration headerTimeout, int maxConnectionsPerAddress,
-                           Duration storeReadings) {
+                           Duration storeReadings, Optional<URI> otlpEndpoint) {
 
     public static final int DEFAULT_PORT = 8080;
 
@@ -75,6 +79,7 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
             throw new IllegalArgumentException("the store readings' interval must be at least a millisecond, not "
                     + storeReadings);
         }
+        Objects.requireNonNull(otlpEndpoint, "otlpEndpoint").ifPresent(ServerConfig::checkOtlpEndpoint);
     }
 
     /** Loopback on 8080, dev login on, a secret made up per process: a laptop's server. */
@@ -82,7 +87,37 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
         return new ServerConfig("127.0.0.1", DEFAULT_PORT, Optional.empty(), Optional.empty(), Tokens.DEFAULT_LIFETIME,
                 HttpSettings.DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30), HttpSettings.DEFAULT_MAX_LIVE_CONNECTIONS,
                 HttpSettings.DEFAULT_MAX_UNSENT_BYTES, HttpSettings.DEFAULT_HEADER_TIMEOUT,
-                HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, HttpSettings.DEFAULT_STORE_READINGS_EVERY);
+                HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, HttpSettings.DEFAULT_STORE_READINGS_EVERY,
+                Optional.empty());
+    }
+
+    /**
+     * The endpoint as an operator writes it: empty or blank for none; anything else must be an http
+     * or https URL, or it is refused in one line.
+     */
+    public static Optional<URI> otlpEndpoint(String value) {
+        if (value == null || value.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            URI endpoint = new URI(value.strip());
+            checkOtlpEndpoint(endpoint);
+            return Optional.of(endpoint);
+        } catch (URISyntaxException e) {
+            throw notAnOtlpEndpoint(value);
+        }
+    }
+
+    private static void checkOtlpEndpoint(URI endpoint) {
+        boolean web = "http".equalsIgnoreCase(endpoint.getScheme()) || "https".equalsIgnoreCase(endpoint.getScheme());
+        if (!web || endpoint.getHost() == null) {
+            throw notAnOtlpEndpoint(endpoint.toString());
+        }
+    }
+
+    private static IllegalArgumentException notAnOtlpEndpoint(String value) {
+        return new IllegalArgumentException("the OTLP endpoint must be an http or https URL such as "
+                + "http://collector:4318/v1/traces, not " + value);
     }
 
     public boolean devLoginOn() {
@@ -112,41 +147,47 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
 
     public ServerConfig withHost(String value) {
         return new ServerConfig(value, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
     }
 
     public ServerConfig withPort(int value) {
         return new ServerConfig(host, value, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
     }
 
     public ServerConfig withJwtSecret(String value) {
         return new ServerConfig(host, port, Optional.of(value), devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
     }
 
     public ServerConfig withDevLogin(boolean value) {
         return new ServerConfig(host, port, jwtSecret, Optional.of(value), tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
     }
 
     public ServerConfig withMaxLiveConnections(int value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, value,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
     }
 
     public ServerConfig withMaintenance(Duration value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
     }
 
     public ServerConfig withMaxConnectionsPerAddress(int value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
-                maxLiveConnections, maxUnsentBytes, headerTimeout, value, storeReadings);
+                maxLiveConnections, maxUnsentBytes, headerTimeout, value, storeReadings, otlpEndpoint);
     }
 
     public ServerConfig withStoreReadings(Duration value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
-                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, value);
+                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, value, otlpEndpoint);
+    }
+
+    public ServerConfig withOtlpEndpoint(URI value) {
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
+                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings,
+                Optional.of(value));
     }
 }

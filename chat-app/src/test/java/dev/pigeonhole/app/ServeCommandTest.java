@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -80,6 +81,17 @@ class ServeCommandTest {
         assertOneLineWithoutStackTrace(outcome);
         assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: dev login lets anyone sign in as anyone")
                 .contains("0.0.0.0").contains("--dev-login=true").contains("--jwt-secret");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"collector:4318", "ftp://collector/v1/traces", "not a url", "http:///v1/traces"})
+    void an_otlp_endpoint_that_is_no_http_url_is_exit_status_2_with_one_line_giving_an_example(String endpoint) {
+        Outcome outcome = serve("--port", "0", "--otlp-endpoint", endpoint);
+
+        assertThat(outcome.status()).isEqualTo(2);
+        assertOneLineWithoutStackTrace(outcome);
+        assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: the OTLP endpoint must be an http or https URL")
+                .contains("http://collector:4318/v1/traces").contains(endpoint);
     }
 
     /** The store is asked only once the configuration stands, so reaching it shows the host was let through. */

@@ -1,5 +1,8 @@
 package dev.pigeonhole.app;
 
+import java.net.URI;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -8,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Dev login signs anyone in as anyone, so by default it stays on loopback: on any other host it
- * runs only when asked for by name, and a signing secret turns it off altogether.
+ * runs only when asked for by name, and a signing secret turns it off altogether. The OTLP
+ * endpoint is read as the operator wrote it (a bad one is {@link ServeCommandTest}'s).
  */
 class ServerConfigTest {
 
@@ -56,5 +60,14 @@ class ServerConfigTest {
         ServerConfig config = ServerConfig.defaults().withDevLogin(false).withHost(host);
 
         assertThat(config.devLoginOn()).isFalse();
+    }
+
+    @Test
+    void an_otlp_endpoint_is_taken_as_written_and_none_given_traces_nothing() {
+        assertThat(ServerConfig.otlpEndpoint(" https://collector.example.org:4318/v1/traces "))
+                .contains(URI.create("https://collector.example.org:4318/v1/traces"));
+        assertThat(ServerConfig.otlpEndpoint(null)).isEmpty();
+        assertThat(ServerConfig.otlpEndpoint("")).isEmpty();
+        assertThat(ServerConfig.defaults().otlpEndpoint()).isEqualTo(Optional.empty());
     }
 }

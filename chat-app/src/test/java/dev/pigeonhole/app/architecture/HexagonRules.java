@@ -242,6 +242,21 @@ public final class HexagonRules {
                     + "the domain and the stores stay free of a metrics library");
 
     @ArchTest
+    public static final ArchRule tracing_stays_at_the_edge = noClasses()
+            .that().resideOutsideOfPackages("..adapter.http..", "..app..")
+            .should().dependOnClassesThat().resideInAPackage("io.opentelemetry..")
+            .because("a request's span starts where it arrives and the composition root wraps the use cases and "
+                    + "ports from outside; the domain and the stores are traced without knowing it");
+
+    @ArchTest
+    public static final ArchRule only_the_composition_root_builds_the_tracing_sdk = noClasses()
+            .that().resideOutsideOfPackage("..app..")
+            .should().dependOnClassesThat().resideInAPackage("io.opentelemetry.sdk..")
+            .because("the HTTP adapter traces through the API, a no-op until the composition root hands it an SDK "
+                    + "built for the configured endpoint; an SDK built anywhere else would be a second decision "
+                    + "about where spans go");
+
+    @ArchTest
     public static final ArchRule the_live_codec_speaks_json_about_the_model_alone = classes()
             .that().resideInAPackage("..codec..")
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "tools.jackson.core..", "..domain.model..",

@@ -162,6 +162,16 @@ class HexagonRulesCatchViolationsTest {
     }
 
     @Test
+    void tracing_stays_at_the_edge_catches_a_store_making_its_own_spans() {
+        assertViolation(HexagonRules.tracing_stays_at_the_edge, "edge", "SelfTracingStore");
+    }
+
+    @Test
+    void only_the_composition_root_builds_the_tracing_sdk_catches_the_http_adapter_building_one() {
+        assertViolation(HexagonRules.only_the_composition_root_builds_the_tracing_sdk, "edge", "SdkBuildingServer");
+    }
+
+    @Test
     void only_tests_and_benchmarks_use_the_books_algorithm_catches_a_store_that_sends_the_books_way() {
         assertViolation(HexagonRules.only_tests_and_benchmarks_use_the_books_algorithm, "bookrule", "LockingStore");
     }

@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.staticfiles.Location;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
@@ -27,12 +28,20 @@ public final class ChatHttpServer implements AutoCloseable {
     private final StoreReadings readings;
     private final ConnectionsPerAddress connectionsPerAddress;
 
+    /** A server that traces nothing. */
+    public ChatHttpServer(UseCases useCases, HttpSettings settings, Tokens tokens, StoreHealth health,
+                          PrometheusMeterRegistry registry, IntSupplier upstreamSubscriptions, String version) {
+        this(useCases, settings, tokens, health, registry, upstreamSubscriptions, version, OpenTelemetry.noop());
+    }
+
     /**
      * @param upstreamSubscriptions how many pub/sub subscriptions this process holds, for metrics
      * @param version               the release this server is, which {@code /health} tells
+     * @param telemetry             where each request's span goes ({@link RequestSpans})
      */
     public ChatHttpServer(UseCases useCases, HttpSettings settings, Tokens tokens, StoreHealth health,
-                          PrometheusMeterRegistry registry, IntSupplier upstreamSubscriptions, String version) {
+                          PrometheusMeterRegistry registry, IntSupplier upstreamSubscriptions, String version,
+                          OpenTelemetry telemetry) {
         Objects.requireNonNull(useCases, "useCases");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(tokens, "tokens");
@@ -40,6 +49,7 @@ public final class ChatHttpServer implements AutoCloseable {
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(upstreamSubscriptions, "upstreamSubscriptions");
         Objects.requireNonNull(version, "version");
+        RequestSpans spans = new RequestSpans(Objects.requireNonNull(telemetry, "telemetry"));
         HttpMetrics metrics = new HttpMetrics(registry);
         this.connectionsPerAddress = new ConnectionsPerAddress(settings.maxConnectionsPerAddress());
         this.live = new LiveConnections(settings.maxLiveConnections());
@@ -96,7 +106,7 @@ public final class ChatHttpServer implements AutoCloseable {
             config.routes.before(SecurityHeaders::add);
 
             Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.presence().touchPresence(), metrics,
-                    settings.maxRequestBytes());
+                    spans, settings.maxRequestBytes());
             new SessionRoutes(tokens, settings.devLogin()).register(endpoints);
             new ChatRoutes(useCases.chat(), metrics).register(endpoints);
             new MailboxRoutes(useCases.mailbox(), metrics).register(endpoints);

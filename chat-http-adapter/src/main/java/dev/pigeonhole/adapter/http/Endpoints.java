@@ -8,15 +8,17 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.io.EofException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Registers routes with what every one of them needs, in one place and in this order: time the
- * request, refuse an oversized body, authenticate, record the sign of life, run the handler, and
- * turn any failure into a problem. A route handler is left with its own job only.
+ * Registers routes with what every one of them needs, in one place and in this order: time and
+ * trace the request, refuse an oversized body, authenticate, record the sign of life, run the
+ * handler, and turn any failure into a problem. A route handler is left with its own job only.
  */
 final class Endpoints {
 
@@ -40,13 +42,16 @@ final class Endpoints {
     private final Tokens tokens;
     private final TouchPresence presence;
     private final HttpMetrics metrics;
+    private final RequestSpans spans;
     private final int maxRequestBytes;
 
-    Endpoints(RoutesConfig routes, Tokens tokens, TouchPresence presence, HttpMetrics metrics, int maxRequestBytes) {
+    Endpoints(RoutesConfig routes, Tokens tokens, TouchPresence presence, HttpMetrics metrics, RequestSpans spans,
+              int maxRequestBytes) {
         this.routes = routes;
         this.tokens = tokens;
         this.presence = presence;
         this.metrics = metrics;
+        this.spans = spans;
         this.maxRequestBytes = maxRequestBytes;
     }
 
@@ -70,10 +75,12 @@ final class Endpoints {
     private void add(HandlerType method, String path, ForAnyone handler) {
         routes.addEndpoint(new Endpoint(method, path, ctx -> {
             long started = System.nanoTime();
-            try {
+            Span span = spans.start(method, path);
+            try (Scope current = span.makeCurrent()) {
                 refuseOversized(ctx);
                 handler.handle(ctx);
             } catch (Throwable failure) {
+                span.recordException(failure);
                 // Errors too (a linkage error from a mismatched jar is one): the client still gets
                 // a problem, never Javalin's bare page. The JVM's own failures go on up afterwards.
                 Problems.answer(ctx, Problems.of(failure));
@@ -81,6 +88,7 @@ final class Endpoints {
                     throw fatal;
                 }
             } finally {
+                spans.end(span, ctx.statusCode());
                 metrics.request(method.name(), path, ctx.statusCode(), System.nanoTime() - started);
             }
         }));
