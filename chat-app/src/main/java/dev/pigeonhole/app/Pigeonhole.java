@@ -61,6 +61,9 @@ import dev.pigeonhole.domain.service.live.SubscriptionMultiplexer;
 import dev.pigeonhole.domain.service.mailbox.MailboxService;
 import dev.pigeonhole.domain.service.presence.PresenceService;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+
 import java.time.Duration;
 import java.time.InstantSource;
 
@@ -98,11 +101,20 @@ public final class Pigeonhole implements AutoCloseable {
                 new LiveCatchUps(config.liveCatchUps(), LiveCatchUps.DEFAULT_WAIT, config.limits().pending()));
     }
 
+    /** Without metrics: the store's clients record into a registry that keeps nothing. */
     public static Pigeonhole start(AppConfig config, InstantSource clock) {
+        return start(config, clock, new CompositeMeterRegistry());
+    }
+
+    /**
+     * @param metrics where the store's client libraries record what they offer (HikariCP's pool,
+     *                Lettuce's command latencies); the composition root owns it
+     */
+    public static Pigeonhole start(AppConfig config, InstantSource clock, MeterRegistry metrics) {
         DrivenPorts ports = switch (config.store()) {
             case MEMORY -> inMemory(config, clock);
-            case REDIS -> redis(config, clock);
-            case POSTGRES -> postgres(config);
+            case REDIS -> redis(config, clock, metrics);
+            case POSTGRES -> postgres(config, metrics);
         };
         return new Pigeonhole(ports, config, clock);
     }
@@ -122,11 +134,12 @@ public final class Pigeonhole implements AutoCloseable {
                 () -> { });
     }
 
-    private static DrivenPorts redis(AppConfig config, InstantSource clock) {
+    private static DrivenPorts redis(AppConfig config, InstantSource clock, MeterRegistry metrics) {
         RedisConfig redis = config.redis();
         RedisDriver driver = switch (redis.client()) {
             case JEDIS -> new JedisDriver(redis.settings());
-            case LETTUCE -> new LettuceDriver(redis.settings());
+            // The only one of the four that records command latencies into Micrometer (chat-redis-adapter's README).
+            case LETTUCE -> new LettuceDriver(redis.settings(), metrics);
             case REDISSON -> new RedissonDriver(redis.settings());
             case GLIDE -> new GlideDriver(redis.settings());
         };
@@ -166,8 +179,8 @@ public final class Pigeonhole implements AutoCloseable {
      * the store opens. The database's own clock rules leases and quotas; chats are the domain's
      * aggregate applied in a transaction, so nothing here differs from memory but where it lives.
      */
-    private static DrivenPorts postgres(AppConfig config) {
-        PostgresStore store = new PostgresStore(config.postgres().orElseThrow());
+    private static DrivenPorts postgres(AppConfig config, MeterRegistry metrics) {
+        PostgresStore store = new PostgresStore(config.postgres().orElseThrow(), metrics);
         return new DrivenPorts(
                 new PostgresChats(store, config.limits()),
                 new PostgresMailboxes(store, config.limits()),

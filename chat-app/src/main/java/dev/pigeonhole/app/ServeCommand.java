@@ -6,6 +6,8 @@ import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.PendingBudget;
 import dev.pigeonhole.domain.model.limits.RateLimit;
 import dev.pigeonhole.domain.model.limits.RateLimits;
+import ch.qos.logback.classic.LoggerContext;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -23,6 +25,9 @@ import java.util.concurrent.CountDownLatch;
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run the chat server. Every option also reads the environment variable it names.")
 final class ServeCommand implements Callable<Integer> {
+
+    /** The exit status of a stop whose drain timeout cut requests off; 0 says every one finished. */
+    static final int NOT_DRAINED = 4;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -151,6 +156,12 @@ final class ServeCommand implements Callable<Integer> {
                     + "(env PIGEONHOLE_TOKEN_LIFETIME; default: ${DEFAULT-VALUE})")
     Duration tokenLifetime;
 
+    @Option(names = "--drain-timeout", defaultValue = "${env:PIGEONHOLE_DRAIN_TIMEOUT:-PT10S}",
+            description = "how long a stopping server (SIGTERM, Ctrl-C) lets requests in flight finish, ISO-8601; "
+                    + "what is left then is cut off and the exit status is " + NOT_DRAINED
+                    + " instead of 0 (env PIGEONHOLE_DRAIN_TIMEOUT; default: ${DEFAULT-VALUE})")
+    Duration drainTimeout;
+
     @Override
     public Integer call() throws InterruptedException {
         AppConfig app = store.config()
@@ -164,13 +175,21 @@ final class ServeCommand implements Callable<Integer> {
         ServerConfig defaults = ServerConfig.defaults();
         ServerConfig config = new ServerConfig(host, port, Optional.ofNullable(jwtSecret).filter(s -> !s.isEmpty()),
                 Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings());
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings(), drainTimeout);
 
         Server server = Server.start(app, config, InstantSource.system());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
+            int status = 0;
+            try {
+                status = server.stop().drained() ? 0 : NOT_DRAINED;
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(ServeCommand.class).error("stopping failed", e);
+                status = 1;
+            } finally {
+                stopped.countDown();
+                exit(status);
+            }
         }, "pigeonhole-shutdown"));
 
         PrintWriter out = spec.commandLine().getOut();
@@ -179,5 +198,22 @@ final class ServeCommand implements Callable<Integer> {
                 + server.store() + (config.devLoginOn() ? ", dev login on" : "") + "). Ctrl-C stops it.");
         stopped.await();
         return 0;
+    }
+
+    /**
+     * Ends the process with {@code status} from the shutdown hook. SIGTERM and Ctrl-C make the JVM
+     * run its hooks and then exit with 143 or 130, whatever the hooks did, and a hook cannot hand
+     * back a status of its own: only {@link Runtime#halt} can, which ends the JVM at once without
+     * running what is left of the shutdown. So the log is stopped first (Logback writes out and
+     * closes every appender, asynchronous ones included), and the standard streams are flushed.
+     * Catching the signal instead would take an unsupported JDK class ({@code sun.misc.Signal}).
+     */
+    private static void exit(int status) {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext logs) {
+            logs.stop();
+        }
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(status);
     }
 }

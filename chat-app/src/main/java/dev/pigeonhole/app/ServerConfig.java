@@ -22,11 +22,12 @@ import java.util.Optional;
  * @param maxConnectionsPerAddress connections one client address may hold open at once
  * @param storeReadings      how often the store is asked whether it answers, which /health reports
  *                           (and the online gauge); /health itself never waits on the store
+ * @param drainTimeout       how long a stopping server waits for the requests in flight before it cuts them off
  */
 public record ServerConfig(String host, int port, Optional<String> jwtSecret, Optional<Boolean> devLogin,
                            Duration tokenLifetime, int maxRequestBytes, Duration maintenance, int maxLiveConnections,
                            int maxUnsentBytes, Duration headerTimeout, int maxConnectionsPerAddress,
-                           Duration storeReadings) {
+                           Duration storeReadings, Duration drainTimeout) {
 
     public static final int DEFAULT_PORT = 8080;
 
@@ -75,6 +76,9 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
             throw new IllegalArgumentException("the store readings' interval must be at least a millisecond, not "
                     + storeReadings);
         }
+        if (drainTimeout.isNegative()) {
+            throw new IllegalArgumentException("the drain timeout must not be negative, not " + drainTimeout);
+        }
     }
 
     /** Loopback on 8080, dev login on, a secret made up per process: a laptop's server. */
@@ -82,7 +86,8 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
         return new ServerConfig("127.0.0.1", DEFAULT_PORT, Optional.empty(), Optional.empty(), Tokens.DEFAULT_LIFETIME,
                 HttpSettings.DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30), HttpSettings.DEFAULT_MAX_LIVE_CONNECTIONS,
                 HttpSettings.DEFAULT_MAX_UNSENT_BYTES, HttpSettings.DEFAULT_HEADER_TIMEOUT,
-                HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, HttpSettings.DEFAULT_STORE_READINGS_EVERY);
+                HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, HttpSettings.DEFAULT_STORE_READINGS_EVERY,
+                HttpSettings.DEFAULT_STOP_TIMEOUT);
     }
 
     public boolean devLoginOn() {
@@ -112,41 +117,46 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
 
     public ServerConfig withHost(String value) {
         return new ServerConfig(value, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, drainTimeout);
     }
 
     public ServerConfig withPort(int value) {
         return new ServerConfig(host, value, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, drainTimeout);
     }
 
     public ServerConfig withJwtSecret(String value) {
         return new ServerConfig(host, port, Optional.of(value), devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, drainTimeout);
     }
 
     public ServerConfig withDevLogin(boolean value) {
         return new ServerConfig(host, port, jwtSecret, Optional.of(value), tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, drainTimeout);
     }
 
     public ServerConfig withMaxLiveConnections(int value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, value,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, drainTimeout);
     }
 
     public ServerConfig withMaintenance(Duration value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, drainTimeout);
     }
 
     public ServerConfig withMaxConnectionsPerAddress(int value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
-                maxLiveConnections, maxUnsentBytes, headerTimeout, value, storeReadings);
+                maxLiveConnections, maxUnsentBytes, headerTimeout, value, storeReadings, drainTimeout);
     }
 
     public ServerConfig withStoreReadings(Duration value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
-                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, value);
+                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, value, drainTimeout);
+    }
+
+    public ServerConfig withDrainTimeout(Duration value) {
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
+                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, value);
     }
 }

@@ -53,6 +53,8 @@ public final class ChatHttpServer implements AutoCloseable {
                 readings::onlineUsers);
         metrics.gauge("pigeonhole.live.sessions", "open live connections, WebSocket and Server-Sent Events", live::count);
         metrics.gauge("pigeonhole.live.event.streams", "open live connections on Server-Sent Events", live::eventStreams);
+        metrics.gauge("pigeonhole.http.requests.in.flight", "requests a route is working on, open event streams "
+                + "included: what a graceful stop waits for", inFlight::working);
         metrics.gauge("pigeonhole.upstream.subscriptions", "pub/sub subscriptions this process holds upstream",
                 upstreamSubscriptions::getAsInt);
         this.javalin = Javalin.create(config -> {
