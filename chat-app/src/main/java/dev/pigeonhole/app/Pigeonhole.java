@@ -66,6 +66,8 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -112,29 +114,39 @@ public final class Pigeonhole implements AutoCloseable {
                 new LiveCatchUps(config.liveCatchUps(), LiveCatchUps.DEFAULT_WAIT, config.limits().pending()));
     }
 
+    /** Without metrics: the store's clients record into a registry that keeps nothing. */
     public static Pigeonhole start(AppConfig config, InstantSource clock) {
-        return new Pigeonhole(open(config, clock), config, clock, Optional.empty());
+        return start(config, clock, new CompositeMeterRegistry());
+    }
+
+    /**
+     * @param metrics where the store's client libraries record what they offer (HikariCP's pool,
+     *                Lettuce's command latencies); the composition root owns it
+     */
+    public static Pigeonhole start(AppConfig config, InstantSource clock, MeterRegistry metrics) {
+        return new Pigeonhole(open(config, clock, metrics), config, clock, Optional.empty());
     }
 
     /**
      * Like {@link #start}, with a span of {@code telemetry}'s around every call of a use case and of
      * a driven port made inside a trace (the HTTP adapter starts one per request).
      */
-    public static Pigeonhole startTraced(AppConfig config, InstantSource clock, OpenTelemetry telemetry) {
+    public static Pigeonhole startTraced(AppConfig config, InstantSource clock, MeterRegistry metrics,
+                                         OpenTelemetry telemetry) {
         Tracer tracer = telemetry.getTracer(Telemetry.SCOPE);
         Attributes store = Attributes.of(DB_SYSTEM, switch (config.store()) {
             case MEMORY -> "memory";
             case REDIS -> "redis";
             case POSTGRES -> "postgresql";
         });
-        return new Pigeonhole(open(config, clock).traced(tracer, store), config, clock, Optional.of(tracer));
+        return new Pigeonhole(open(config, clock, metrics).traced(tracer, store), config, clock, Optional.of(tracer));
     }
 
-    private static DrivenPorts open(AppConfig config, InstantSource clock) {
+    private static DrivenPorts open(AppConfig config, InstantSource clock, MeterRegistry metrics) {
         return switch (config.store()) {
             case MEMORY -> inMemory(config, clock);
-            case REDIS -> redis(config, clock);
-            case POSTGRES -> postgres(config);
+            case REDIS -> redis(config, clock, metrics);
+            case POSTGRES -> postgres(config, metrics);
         };
     }
 
@@ -161,11 +173,12 @@ public final class Pigeonhole implements AutoCloseable {
                 () -> { });
     }
 
-    private static DrivenPorts redis(AppConfig config, InstantSource clock) {
+    private static DrivenPorts redis(AppConfig config, InstantSource clock, MeterRegistry metrics) {
         RedisConfig redis = config.redis();
         RedisDriver driver = switch (redis.client()) {
             case JEDIS -> new JedisDriver(redis.settings());
-            case LETTUCE -> new LettuceDriver(redis.settings());
+            // The only one of the four that records command latencies into Micrometer (chat-redis-adapter's README).
+            case LETTUCE -> new LettuceDriver(redis.settings(), metrics);
             case REDISSON -> new RedissonDriver(redis.settings());
             case GLIDE -> new GlideDriver(redis.settings());
         };
@@ -205,8 +218,8 @@ public final class Pigeonhole implements AutoCloseable {
      * the store opens. The database's own clock rules leases and quotas; chats are the domain's
      * aggregate applied in a transaction, so nothing here differs from memory but where it lives.
      */
-    private static DrivenPorts postgres(AppConfig config) {
-        PostgresStore store = new PostgresStore(config.postgres().orElseThrow());
+    private static DrivenPorts postgres(AppConfig config, MeterRegistry metrics) {
+        PostgresStore store = new PostgresStore(config.postgres().orElseThrow(), metrics);
         return new DrivenPorts(
                 new PostgresChats(store, config.limits()),
                 new PostgresMailboxes(store, config.limits()),

@@ -6,6 +6,8 @@ import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.PendingBudget;
 import dev.pigeonhole.domain.model.limits.RateLimit;
 import dev.pigeonhole.domain.model.limits.RateLimits;
+import ch.qos.logback.classic.LoggerContext;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -25,6 +27,9 @@ import java.util.concurrent.CountDownLatch;
         description = {"Run the chat server.", "Every option is also read from the environment variable it names, "
                 + "else from the configuration file (--config), else it takes its default."})
 final class ServeCommand implements Callable<Integer> {
+
+    /** The exit status of a stop whose drain timeout cut requests off; 0 says every one finished. */
+    static final int NOT_DRAINED = 4;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -158,6 +163,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "e.g. http://collector:4318/v1/traces; none are made without it")
     String otlpEndpoint;
 
+    @Option(names = "--drain-timeout", defaultValue = "PT10S",
+            description = "how long a stopping server (SIGTERM, Ctrl-C) lets requests in flight finish, ISO-8601; "
+                    + "what is left then is cut off and the exit status is " + NOT_DRAINED + " instead of 0")
+    Duration drainTimeout;
+
     @Override
     public Integer call() throws InterruptedException {
         AppConfig app = store.config()
@@ -172,13 +182,21 @@ final class ServeCommand implements Callable<Integer> {
         ServerConfig config = new ServerConfig(host, port, jwtSecret(),
                 Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,
                 maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings(),
-                ServerConfig.otlpEndpoint(otlpEndpoint));
+                ServerConfig.otlpEndpoint(otlpEndpoint), drainTimeout);
 
         Server server = Server.start(app, config, InstantSource.system());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
+            int status = 0;
+            try {
+                status = server.stop().drained() ? 0 : NOT_DRAINED;
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(ServeCommand.class).error("stopping failed", e);
+                status = 1;
+            } finally {
+                stopped.countDown();
+                exit(status);
+            }
         }, "pigeonhole-shutdown"));
 
         PrintWriter out = spec.commandLine().getOut();
@@ -201,5 +219,22 @@ final class ServeCommand implements Callable<Integer> {
                     + "give a signing secret; keep only the file");
         }
         return Optional.of(TextFile.read(jwtSecretFile, "JWT secret file").strip());
+    }
+
+    /**
+     * Ends the process with {@code status} from the shutdown hook. SIGTERM and Ctrl-C make the JVM
+     * run its hooks and then exit with 143 or 130, whatever the hooks did, and a hook cannot hand
+     * back a status of its own: only {@link Runtime#halt} can, which ends the JVM at once without
+     * running what is left of the shutdown. So the log is stopped first (Logback writes out and
+     * closes every appender, asynchronous ones included), and the standard streams are flushed.
+     * Catching the signal instead would take an unsupported JDK class ({@code sun.misc.Signal}).
+     */
+    private static void exit(int status) {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext logs) {
+            logs.stop();
+        }
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(status);
     }
 }

@@ -10,12 +10,16 @@ import dev.pigeonhole.adapter.http.PresenceUseCases;
 import dev.pigeonhole.adapter.http.StoreHealth;
 import dev.pigeonhole.adapter.http.Tokens;
 import dev.pigeonhole.adapter.http.UseCases;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -46,14 +50,18 @@ public final class Server implements AutoCloseable {
     private final String store;
     /** The SDK this server built for its OTLP endpoint, closed (and so flushed) last; none without one. */
     private final Optional<OpenTelemetrySdk> exporting;
+    private final Duration drainTimeout;
+    private final JvmGcMetrics gcMetrics;
 
     private Server(Pigeonhole app, ChatHttpServer http, ScheduledExecutorService maintenance, String store,
-                   Optional<OpenTelemetrySdk> exporting) {
+                   Optional<OpenTelemetrySdk> exporting, Duration drainTimeout, JvmGcMetrics gcMetrics) {
         this.app = app;
         this.http = http;
         this.maintenance = maintenance;
         this.store = store;
         this.exporting = exporting;
+        this.drainTimeout = drainTimeout;
+        this.gcMetrics = gcMetrics;
     }
 
     public static Server start(AppConfig config, ServerConfig server, InstantSource clock) {
@@ -79,8 +87,23 @@ public final class Server implements AutoCloseable {
         String store = describe(config);
         // First, so that whatever follows in a log (a store that does not answer, too) is known to be this build's.
         LOG.info("Pigeonhole {} starting (store: {})", Version.current(), store);
-        Pigeonhole app = telemetry.map(spans -> Pigeonhole.startTraced(config, clock, spans))
-                .orElseGet(() -> Pigeonhole.start(config, clock));
+        // Made before the store, so the store's client libraries record into it as they start.
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        // Listens to the JVM's collections until closed.
+        JvmGcMetrics gcMetrics = new JvmGcMetrics();
+        gcMetrics.bindTo(registry);
+        Pigeonhole app;
+        try {
+            app = telemetry.map(spans -> Pigeonhole.startTraced(config, clock, registry, spans))
+                    .orElseGet(() -> Pigeonhole.start(config, clock, registry));
+        } catch (RuntimeException e) {
+            gcMetrics.close();
+            throw e;
+        }
         try {
             // /health answers anyone, so it names the backend but not where it runs.
             String storeKind = describeKind(config);
@@ -95,14 +118,11 @@ public final class Server implements AutoCloseable {
                 LOG.warn("No JWT secret configured: tokens are signed with a secret made up for this process; they "
                         + "stop working when it restarts and no other instance accepts them.");
             }
-            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            new JvmMemoryMetrics().bindTo(registry);
-            new JvmThreadMetrics().bindTo(registry);
             StoreHealth health = () -> app.storeAnswers()
                     ? new StoreHealth.Status(true, storeKind, "answering")
                     : new StoreHealth.Status(false, storeKind, "not answering");
             HttpSettings settings = new HttpSettings(server.devLoginOn(), server.maxRequestBytes(),
-                    HttpSettings.DEFAULT_STOP_TIMEOUT, HttpSettings.DEFAULT_LIVE_IDLE_TIMEOUT, server.maxLiveConnections(),
+                    server.drainTimeout(), HttpSettings.DEFAULT_LIVE_IDLE_TIMEOUT, server.maxLiveConnections(),
                     server.maxUnsentBytes(), server.storeReadings(), server.headerTimeout(),
                     server.maxConnectionsPerAddress());
             ChatHttpServer http = new ChatHttpServer(useCases(app), settings, tokens, health, registry,
@@ -114,9 +134,10 @@ public final class Server implements AutoCloseable {
             maintenance.scheduleWithFixedDelay(() -> prune(app), every, every, TimeUnit.MILLISECONDS);
             long sweepEvery = every * INDEX_SWEEP_ROUNDS;
             maintenance.scheduleWithFixedDelay(() -> repairIndexes(app), sweepEvery, sweepEvery, TimeUnit.MILLISECONDS);
-            return new Server(app, http, maintenance, store, exporting);
+            return new Server(app, http, maintenance, store, exporting, server.drainTimeout(), gcMetrics);
         } catch (RuntimeException e) {
             closeQuietly(app);
+            gcMetrics.close();
             throw e;
         }
     }
@@ -146,19 +167,36 @@ public final class Server implements AutoCloseable {
         return store;
     }
 
-    /**
-     * Stops accepting, lets requests in flight finish, stops maintenance, closes the store, then
-     * sends the spans still batched (waiting for the collector {@link Telemetry#FLUSH_LIMIT} at most).
-     */
+    /** {@link #stop()}; returns at once when nothing is in flight. */
     @Override
     public void close() {
+        stop();
+    }
+
+    /**
+     * Stops gracefully (see {@link ChatHttpServer#stop}): readiness turns 503 and new requests are
+     * refused at once, requests in flight get up to the drain timeout to finish, then the listener
+     * closes, maintenance stops and the store is closed. Says whether everything finished in time.
+     */
+    public ChatHttpServer.Stopped stop() {
+        LOG.info("stopping: /health/ready answers 503 and new requests are refused; waiting up to {} for the "
+                + "requests in flight", drainTimeout);
+        ChatHttpServer.Stopped stopped = null;
         try {
-            http.close();
+            stopped = http.stop(drainTimeout);
         } finally {
             maintenance.shutdownNow();
             closeQuietly(app);
+            gcMetrics.close();
             exporting.ifPresent(Telemetry::flushAndClose);
         }
+        if (stopped.drained()) {
+            LOG.info("stopped in {} ms: every request in flight finished", stopped.took().toMillis());
+        } else {
+            LOG.warn("stopped in {} ms: the drain timeout of {} passed, {} requests in flight were cut off",
+                    stopped.took().toMillis(), drainTimeout, stopped.cutOff());
+        }
+        return stopped;
     }
 
     private static void prune(Pigeonhole app) {

@@ -26,11 +26,12 @@ import java.util.Optional;
  *                           (and the online gauge); /health itself never waits on the store
  * @param otlpEndpoint       where spans are posted (OTLP over HTTP), e.g. {@code http://collector:4318/v1/traces};
  *                           empty traces nothing
+ * @param drainTimeout       how long a stopping server waits for the requests in flight before it cuts them off
  */
 public record ServerConfig(String host, int port, Optional<String> jwtSecret, Optional<Boolean> devLogin,
                            Duration tokenLifetime, int maxRequestBytes, Duration maintenance, int maxLiveConnections,
                            int maxUnsentBytes, Duration headerTimeout, int maxConnectionsPerAddress,
-                           Duration storeReadings, Optional<URI> otlpEndpoint) {
+                           Duration storeReadings, Optional<URI> otlpEndpoint, Duration drainTimeout) {
 
     public static final int DEFAULT_PORT = 8080;
 
@@ -80,6 +81,9 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
                     + storeReadings);
         }
         Objects.requireNonNull(otlpEndpoint, "otlpEndpoint").ifPresent(ServerConfig::checkOtlpEndpoint);
+        if (drainTimeout.isNegative()) {
+            throw new IllegalArgumentException("the drain timeout must not be negative, not " + drainTimeout);
+        }
     }
 
     /** Loopback on 8080, dev login on, a secret made up per process: a laptop's server. */
@@ -88,7 +92,7 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
                 HttpSettings.DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30), HttpSettings.DEFAULT_MAX_LIVE_CONNECTIONS,
                 HttpSettings.DEFAULT_MAX_UNSENT_BYTES, HttpSettings.DEFAULT_HEADER_TIMEOUT,
                 HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, HttpSettings.DEFAULT_STORE_READINGS_EVERY,
-                Optional.empty());
+                Optional.empty(), HttpSettings.DEFAULT_STOP_TIMEOUT);
     }
 
     /**
@@ -147,47 +151,54 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
 
     public ServerConfig withHost(String value) {
         return new ServerConfig(value, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withPort(int value) {
         return new ServerConfig(host, value, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withJwtSecret(String value) {
         return new ServerConfig(host, port, Optional.of(value), devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withDevLogin(boolean value) {
         return new ServerConfig(host, port, jwtSecret, Optional.of(value), tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withMaxLiveConnections(int value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, value,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withMaintenance(Duration value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint);
+                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withMaxConnectionsPerAddress(int value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
-                maxLiveConnections, maxUnsentBytes, headerTimeout, value, storeReadings, otlpEndpoint);
+                maxLiveConnections, maxUnsentBytes, headerTimeout, value, storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withStoreReadings(Duration value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
-                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, value, otlpEndpoint);
+                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, value, otlpEndpoint,
+                drainTimeout);
     }
 
     public ServerConfig withOtlpEndpoint(URI value) {
         return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
                 maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings,
-                Optional.of(value));
+                Optional.of(value), drainTimeout);
+    }
+
+    public ServerConfig withDrainTimeout(Duration value) {
+        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
+                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings,
+                otlpEndpoint, value);
     }
 }

@@ -7,10 +7,12 @@ import io.javalin.http.staticfiles.Location;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.IntSupplier;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.session.NullSessionCache;
 import org.eclipse.jetty.session.NullSessionDataStore;
 
@@ -27,6 +29,10 @@ public final class ChatHttpServer implements AutoCloseable {
     private final LiveConnections live;
     private final StoreReadings readings;
     private final ConnectionsPerAddress connectionsPerAddress;
+    private final InFlight inFlight = new InFlight();
+    private final Duration stopTimeout;
+    /** Jetty's server, set as Javalin builds it: a stop that gave up waiting tells it to wait no more. */
+    private volatile Server jetty;
 
     /** A server that traces nothing. */
     public ChatHttpServer(UseCases useCases, HttpSettings settings, Tokens tokens, StoreHealth health,
@@ -51,6 +57,7 @@ public final class ChatHttpServer implements AutoCloseable {
         Objects.requireNonNull(version, "version");
         RequestSpans spans = new RequestSpans(Objects.requireNonNull(telemetry, "telemetry"));
         HttpMetrics metrics = new HttpMetrics(registry);
+        this.stopTimeout = settings.stopTimeout();
         this.connectionsPerAddress = new ConnectionsPerAddress(settings.maxConnectionsPerAddress());
         this.live = new LiveConnections(settings.maxLiveConnections());
         this.readings = new StoreReadings(health, useCases.presence().listOnlineUsers(), settings.storeReadingsEvery());
@@ -58,6 +65,8 @@ public final class ChatHttpServer implements AutoCloseable {
                 readings::onlineUsers);
         metrics.gauge("pigeonhole.live.sessions", "open live connections, WebSocket and Server-Sent Events", live::count);
         metrics.gauge("pigeonhole.live.event.streams", "open live connections on Server-Sent Events", live::eventStreams);
+        metrics.gauge("pigeonhole.http.requests.in.flight", "requests a route is working on, open event streams "
+                + "included: what a graceful stop waits for", inFlight::working);
         metrics.gauge("pigeonhole.upstream.subscriptions", "pub/sub subscriptions this process holds upstream",
                 upstreamSubscriptions::getAsInt);
         this.javalin = Javalin.create(config -> {
@@ -66,8 +75,10 @@ public final class ChatHttpServer implements AutoCloseable {
             config.http.maxRequestSize = settings.maxRequestBytes();
             config.http.prefer405over404 = true;
             config.jetty.modifyServer(server -> {
-                // Jetty's context lets requests in flight finish on stop, but only within a stop
-                // timeout; without one (the default) stopping cuts them off.
+                jetty = server;
+                // Requests in flight have finished when Jetty is told to stop (see stop()), but
+                // what no route counts (a file of the page) may still be going out: Jetty's
+                // graceful stop lets that finish, within its stop timeout, which stop() sets.
                 server.setStopTimeout(settings.stopTimeout().toMillis());
                 // What Jetty refuses before any route sees it (a broken URI, oversized headers).
                 server.setErrorHandler(new JettyProblems());
@@ -106,13 +117,13 @@ public final class ChatHttpServer implements AutoCloseable {
             config.routes.before(SecurityHeaders::add);
 
             Endpoints endpoints = new Endpoints(config.routes, tokens, useCases.presence().touchPresence(), metrics,
-                    spans, settings.maxRequestBytes());
+                    spans, settings.maxRequestBytes(), inFlight);
             new SessionRoutes(tokens, settings.devLogin()).register(endpoints);
             new ChatRoutes(useCases.chat(), metrics).register(endpoints);
             new MailboxRoutes(useCases.mailbox(), metrics).register(endpoints);
             new ConsentRoutes(useCases.consent()).register(endpoints);
             new PresenceRoutes(useCases.presence()).register(endpoints);
-            new OperationsRoutes(readings, registry, version).register(endpoints);
+            new OperationsRoutes(readings, registry, inFlight, version).register(endpoints);
             new LiveRoutes(useCases.live(), live, metrics, settings).register(config.routes, endpoints);
 
             // What no route answered: Javalin's own 404 and 405, and anything thrown outside a route.
@@ -156,14 +167,50 @@ public final class ChatHttpServer implements AutoCloseable {
                 .toList();
     }
 
-    /** Stops accepting, lets requests in flight finish (up to the stop timeout), then returns. */
+    /** How a stop went: whether every request in flight finished in time, how long it took, how many were cut off. */
+    public record Stopped(boolean drained, Duration took, int cutOff) {
+    }
+
+    /** {@link #stop} within the settings' stop timeout. */
     @Override
     public void close() {
+        stop(stopTimeout);
+    }
+
+    /**
+     * Stops gracefully: at once readiness turns 503 and every new request is refused with the
+     * {@code server-stopping} problem, while the listener stays open to say so (a refused
+     * connection tells a client less than a 503); every live connection is told the server goes
+     * away (WebSocket 1001, the event stream's last {@code closed} event), so its client
+     * reconnects elsewhere. Once no request is in flight, or {@code drainTimeout} has passed,
+     * Jetty stops, cutting off whatever is left. Returns at once when nothing is in flight.
+     */
+    public Stopped stop(Duration drainTimeout) {
+        long started = System.nanoTime();
+        int left;
         try {
+            inFlight.stop();
             live.stopAll();
+            left = awaitIdle(drainTimeout);
+            Duration remaining = drainTimeout.minusNanos(System.nanoTime() - started);
+            // Drained: Jetty may let what no route counts finish in the time left. Not drained: it
+            // cuts off at once what did not finish in time.
+            if (jetty != null) {
+                jetty.setStopTimeout(left == 0 && remaining.isPositive() ? remaining.toMillis() : 0);
+            }
             javalin.stop();
         } finally {
             readings.close();
+        }
+        return new Stopped(left == 0, Duration.ofNanos(System.nanoTime() - started), left);
+    }
+
+    private int awaitIdle(Duration drainTimeout) {
+        try {
+            return inFlight.awaitIdle(drainTimeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return inFlight.working();
         }
     }
 

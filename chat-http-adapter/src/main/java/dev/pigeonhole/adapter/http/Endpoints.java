@@ -15,10 +15,13 @@ import org.eclipse.jetty.io.EofException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 /**
- * Registers routes with what every one of them needs, in one place and in this order: time and
- * trace the request, refuse an oversized body, authenticate, record the sign of life, run the
- * handler, and turn any failure into a problem. A route handler is left with its own job only.
+ * Registers routes with what every one of them needs, in one place and in this order: count the
+ * request in flight, time and trace it, refuse it while the server stops, refuse an oversized
+ * body, authenticate, record the sign of life, run the handler, and turn any failure into a
+ * problem. A route handler is left with its own job only.
  */
 final class Endpoints {
 
@@ -37,6 +40,10 @@ final class Endpoints {
     private static final String BEARER = "Bearer ";
     private static final String BODY_READ = "pigeonhole.body-read";
     private static final Logger LOG = LoggerFactory.getLogger(Endpoints.class);
+    /** Every request that arrives while the server stops, but for the probes'. */
+    static final Problem STOPPING = Problem.retryLater("server-stopping", "Server stopping",
+            "this server is stopping and takes no new requests; send the request again, and it goes to another "
+                    + "instance", 1);
 
     private final RoutesConfig routes;
     private final Tokens tokens;
@@ -44,15 +51,17 @@ final class Endpoints {
     private final HttpMetrics metrics;
     private final RequestSpans spans;
     private final int maxRequestBytes;
+    private final InFlight inFlight;
 
     Endpoints(RoutesConfig routes, Tokens tokens, TouchPresence presence, HttpMetrics metrics, RequestSpans spans,
-              int maxRequestBytes) {
+              int maxRequestBytes, InFlight inFlight) {
         this.routes = routes;
         this.tokens = tokens;
         this.presence = presence;
         this.metrics = metrics;
         this.spans = spans;
         this.maxRequestBytes = maxRequestBytes;
+        this.inFlight = inFlight;
     }
 
     void forCaller(HandlerType method, String path, ForCaller handler) {
@@ -64,19 +73,38 @@ final class Endpoints {
     }
 
     void forAnyone(HandlerType method, String path, ForAnyone handler) {
-        add(method, path, handler);
+        add(method, path, handler, true);
+    }
+
+    /**
+     * A route for a load balancer's probes, which goes on answering while the server stops: that
+     * it stops is what they need to hear.
+     */
+    void forProbes(HandlerType method, String path, ForAnyone handler) {
+        add(method, path, handler, false);
+    }
+
+    private void add(HandlerType method, String path, ForAnyone handler, boolean refusedWhileStopping) {
+        addOne(method, path, handler, refusedWhileStopping);
         if (method == HandlerType.GET) {
             // Left to itself, Javalin answers HEAD on a GET route with an empty 200 without running
             // the route: no authentication, and a /health that is down would look up.
-            add(HandlerType.HEAD, path, handler);
+            addOne(HandlerType.HEAD, path, handler, refusedWhileStopping);
         }
     }
 
-    private void add(HandlerType method, String path, ForAnyone handler) {
+    private void addOne(HandlerType method, String path, ForAnyone handler, boolean refusedWhileStopping) {
         routes.addEndpoint(new Endpoint(method, path, ctx -> {
             long started = System.nanoTime();
+            inFlight.enter();
             Span span = spans.start(method, path);
             try (Scope current = span.makeCurrent()) {
+                if (refusedWhileStopping && inFlight.stopping()) {
+                    // The client's next request must open a connection, which the load balancer
+                    // sends to an instance that is not stopping.
+                    ctx.header("Connection", "close");
+                    throw STOPPING;
+                }
                 refuseOversized(ctx);
                 handler.handle(ctx);
             } catch (Throwable failure) {
@@ -89,9 +117,31 @@ final class Endpoints {
                 }
             } finally {
                 spans.end(span, ctx.statusCode());
+                inFlight.leave();
                 metrics.request(method.name(), path, ctx.statusCode(), System.nanoTime() - started);
             }
         }));
+    }
+
+    /** For a WebSocket upgrade, which is no route: throws the server-stopping problem while the server stops. */
+    void refuseIfStopping() {
+        if (inFlight.stopping()) {
+            throw STOPPING;
+        }
+    }
+
+    /**
+     * Keeps the current request counted in flight after its route returns, as an event stream
+     * runs on; the answer, run once (more runs do nothing), lets it go.
+     */
+    Runnable holdInFlight() {
+        inFlight.enter();
+        AtomicBoolean held = new AtomicBoolean(true);
+        return () -> {
+            if (held.getAndSet(false)) {
+                inFlight.leave();
+            }
+        };
     }
 
     /** The request body, which cannot be larger than the limit once past {@link #refuseOversized}. */

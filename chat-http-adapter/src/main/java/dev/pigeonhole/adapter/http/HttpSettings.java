@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param devLogin              whether {@code POST /api/session} signs anyone in by name alone
  * @param maxRequestBytes       the largest request body accepted; larger ones get 413
- * @param stopTimeout           how long a stopping server lets requests in flight finish
+ * @param stopTimeout           how long a stopping server lets requests in flight finish (the drain
+ *                              timeout); what is still in flight then is cut off
  * @param liveIdleTimeout       how long a live socket may carry nothing either way before it is
  *                              closed; the server pings a quiet one, and sends a quiet event stream
  *                              a comment, every third of it

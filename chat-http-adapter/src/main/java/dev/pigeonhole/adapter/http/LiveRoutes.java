@@ -70,6 +70,8 @@ final class LiveRoutes {
         // Subscribed here, before the stream reads pending: nothing can fall in between.
         LiveFeed feed = useCases.subscribeToLiveEvents().subscribe(caller, received);
         EventStream stream = null;
+        // The stream runs on after this route returns; a stopping server waits for its end too.
+        Runnable ended = endpoints.holdInFlight();
         try {
             stream = new EventStream(ctx, caller, feed, metrics, idleTimeout, maxUnsentBytes);
             connections.add(stream.connection());
@@ -79,6 +81,7 @@ final class LiveRoutes {
                     started.run(client);
                 } finally {
                     connections.remove(started.connection());
+                    ended.run();
                 }
             }).handle(ctx);
         } catch (RuntimeException e) {
@@ -87,6 +90,7 @@ final class LiveRoutes {
                 connections.remove(stream.connection());
             }
             feed.close();
+            ended.run();
             throw e;
         }
     }
@@ -94,6 +98,7 @@ final class LiveRoutes {
     private void registerSocket(RoutesConfig routes, Endpoints endpoints) {
         routes.wsBeforeUpgrade(SOCKET_PATH, ctx -> {
             try {
+                endpoints.refuseIfStopping();
                 UserId caller = endpoints.liveCaller(ctx);
                 connections.refuseIfFull(caller);
                 ctx.attribute(CALLER, caller);

@@ -97,7 +97,7 @@ class LiveSocketCapAbuseTest {
     }
 
     /** A WebSocket upgrade request by hand, so that the answer to a refused one can be read whole. */
-    private static ApiClient.Response upgrade(int port, String token) throws IOException {
+    static ApiClient.Response upgrade(int port, String token) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout((int) PATIENCE.toMillis());
             OutputStream out = socket.getOutputStream();

@@ -20,10 +20,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * openapi.json is what clients are generated from, so it must say what the server does: the same
@@ -164,11 +168,16 @@ class OpenApiTest {
         exchanges.add(new Exchange("GET", "/api/events", "/api/events", 400, badResume));
 
         call(200, "GET", "/health", null, null);
+        call(200, "GET", "/health/ready", null, null);
         api.switchStore(false);
         call(503, "GET", "/health", null, null);
+        call(503, "GET", "/health/ready", null, null);
         api.switchStore(true);
         call(200, "GET", "/metrics", null, null);
         call(200, "GET", "/openapi.json", null, null);
+
+        // A stopping server's answers take one of its own too, held stopping by a request in flight.
+        stopping();
 
         // Dev login off is configuration, so it takes a server of its own.
         try (TestApi locked = TestApi.start(Limits.DEFAULTS, HttpSettings.defaults(false))) {
@@ -305,6 +314,33 @@ class OpenApiTest {
                 .singleElement().asString().contains("WWW-Authenticate");
         assertThat(document.violations("GET", "/api/nowhere", answer(200, "application/json", "[]")))
                 .singleElement().asString().contains("no such operation");
+    }
+
+    /** What a server says while it stops: readiness and every route but the probes' say 503. */
+    private void stopping() {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (TestApi held = TestApi.start(useCases -> GracefulStopTest.withPresenceHeldAt(useCases, entered, release))) {
+            String alice = held.client.signIn("alice");
+            CompletableFuture<ApiClient.Response> inFlight =
+                    CompletableFuture.supplyAsync(() -> held.client.get("/api/presence", alice));
+            assertThat(entered.await(10, TimeUnit.SECONDS)).as("the request reached the use case").isTrue();
+            CompletableFuture<?> stopping = CompletableFuture.runAsync(() -> held.server.stop(Duration.ofSeconds(30)));
+            await().atMost(Duration.ofSeconds(10)).until(() -> held.client.get("/health/ready", null).status() == 503);
+
+            exchange(held.client, 503, "GET", "/health/ready", null, null);
+            exchange(held.client, 200, "GET", "/health", null, null);
+            exchange(held.client, 503, "GET", "/api/chats", alice, null);
+            exchange(held.client, 503, "POST", "/api/session", null, "{\"user\":\"bob\"}");
+            exchange(held.client, 503, "GET", "/metrics", null, null);
+            exchange(held.client, 503, "GET", "/openapi.json", null, null);
+            release.countDown();
+            inFlight.join();
+            stopping.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while a server stopped", e);
+        }
     }
 
     private String signIn(String user) {

@@ -46,6 +46,7 @@ class SecurityHeadersTest {
                 api.client.get("/api/chats", alice),
                 api.client.get("/api/pending", null),
                 api.client.get("/health", null),
+                api.client.get("/health/ready", null),
                 api.client.get("/metrics", null),
                 api.client.get("/no/such/route", null)}) {
             assertThat(answer.header("X-Content-Type-Options")).as("%s", answer).hasValue("nosniff");

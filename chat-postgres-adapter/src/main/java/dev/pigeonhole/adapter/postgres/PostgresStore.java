@@ -2,8 +2,10 @@ package dev.pigeonhole.adapter.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import com.zaxxer.hikari.pool.HikariPool;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 
@@ -34,8 +36,17 @@ public final class PostgresStore implements AutoCloseable {
      * @throws StoreUnavailableException if the database does not answer, or refuses the settings
      */
     public PostgresStore(PostgresSettings settings) {
+        this(settings, null);
+    }
+
+    /**
+     * As above, with the pool's own meters ({@code hikaricp_connections*}: active, idle, pending,
+     * timeouts, acquire and usage times) recorded into {@code metrics}. The store counts nothing
+     * itself; HikariCP does.
+     */
+    public PostgresStore(PostgresSettings settings, MeterRegistry metrics) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.pool = open(settings);
+        this.pool = open(settings, metrics);
         try {
             if (settings.migrate()) {
                 migrate();
@@ -106,8 +117,11 @@ public final class PostgresStore implements AutoCloseable {
         }
     }
 
-    private static HikariDataSource open(PostgresSettings settings) {
+    private static HikariDataSource open(PostgresSettings settings, MeterRegistry metrics) {
         HikariConfig config = new HikariConfig();
+        if (metrics != null) {
+            config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
+        }
         config.setPoolName("pigeonhole-postgres");
         config.setJdbcUrl(settings.url());
         config.setUsername(settings.user());

@@ -12,6 +12,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import java.time.Duration;
 import java.util.List;
@@ -32,8 +33,8 @@ final class ClusterConnector extends Connector<StatefulRedisClusterConnection<St
 
     private final RedisClusterClient client;
 
-    ClusterConnector(RedisSettings settings, RedisSettings.Cluster cluster) {
-        super(settings);
+    ClusterConnector(RedisSettings settings, RedisSettings.Cluster cluster, MeterRegistry metrics) {
+        super(settings, metrics);
         // Lettuce gives every node connection the first seed's settings, the client name included.
         List<RedisURI> seeds = cluster.seeds().stream().map(seed -> uri(settings, seed.host(), seed.port()).build()).toList();
         this.client = RedisClusterClient.create(resources, seeds);

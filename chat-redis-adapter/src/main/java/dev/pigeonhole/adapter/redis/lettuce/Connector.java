@@ -13,12 +13,15 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.BaseRedisAsyncCommands;
+import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerOptions;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.NettyCustomizer;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.Channel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,10 +64,23 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
      */
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(2);
 
-    Connector(RedisSettings settings) {
+    /**
+     * @param metrics where to record every command's latency, or null for nowhere: one timer per
+     *                command type and Redis node ({@code lettuce_command_completion_seconds} and
+     *                {@code _firstresponse_}), never per key, so the series stay as few as the
+     *                commands the driver sends (FCALL, PING, the pub/sub ones)
+     */
+    Connector(RedisSettings settings, MeterRegistry metrics) {
         this.settings = settings;
+        ClientResources.Builder builder = DefaultClientResources.builder();
+        if (metrics != null) {
+            // Count, sum and max per series; percentiles are the dashboard's to compute, not one
+            // more series per quantile here.
+            builder.commandLatencyRecorder(new MicrometerCommandLatencyRecorder(metrics,
+                    MicrometerOptions.builder().histogram(false).targetPercentiles(new double[0]).build()));
+        }
         // Jittered, so that many processes losing one Redis do not all come back in step.
-        this.resources = DefaultClientResources.builder()
+        this.resources = builder
                 .reconnectDelay(Delay.equalJitter(Duration.ZERO, MAX_RECONNECT_DELAY, 1, TimeUnit.MILLISECONDS))
                 .nettyCustomizer(new NettyCustomizer() {
                     @Override
@@ -77,9 +93,13 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
     }
 
     static Connector<?> of(RedisSettings settings) {
+        return of(settings, null);
+    }
+
+    static Connector<?> of(RedisSettings settings, MeterRegistry metrics) {
         return switch (settings.endpoint()) {
-            case RedisSettings.Single single -> NodeConnector.create(settings, single);
-            case RedisSettings.Cluster cluster -> new ClusterConnector(settings, cluster);
+            case RedisSettings.Single single -> NodeConnector.create(settings, single, metrics);
+            case RedisSettings.Cluster cluster -> new ClusterConnector(settings, cluster, metrics);
         };
     }
 

@@ -15,6 +15,7 @@ import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -47,8 +48,16 @@ public final class LettuceDriver implements RedisDriver {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public LettuceDriver(RedisSettings settings) {
+        this(settings, null);
+    }
+
+    /**
+     * As above, with Lettuce's command latencies recorded into {@code metrics} (see
+     * {@link Connector}); the driver counts nothing itself.
+     */
+    public LettuceDriver(RedisSettings settings, MeterRegistry metrics) {
         Objects.requireNonNull(settings, "settings");
-        this.connector = Connector.of(settings);
+        this.connector = Connector.of(settings, metrics);
         // Waiting longer than Lettuce's own timeouts only matters when they cannot apply (a connect
         // attempt stuck behind another); a second command's time is kept as slack.
         this.failures = new LettuceFailures(new RedisFailures(settings),

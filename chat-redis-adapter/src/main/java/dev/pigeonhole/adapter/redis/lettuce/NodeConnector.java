@@ -9,6 +9,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.List;
 import java.util.Optional;
@@ -20,15 +21,15 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
     private final RedisURI uri;
     private final RedisClient client;
 
-    private NodeConnector(RedisSettings settings, RedisURI uri) {
-        super(settings);
+    private NodeConnector(RedisSettings settings, RedisURI uri, MeterRegistry metrics) {
+        super(settings, metrics);
         this.uri = uri;
         this.client = RedisClient.create(resources, uri);
         client.setOptions(configure(ClientOptions.builder(), settings).build());
     }
 
     /** Reads the URL first, so that a malformed one fails before any thread is started. */
-    static NodeConnector create(RedisSettings settings, RedisSettings.Single single) {
+    static NodeConnector create(RedisSettings settings, RedisSettings.Single single, MeterRegistry metrics) {
         RedisURI.Builder builder = uri(settings, single.host(), single.port()).withSsl(single.tls()).withDatabase(single.database());
         String user = single.user();
         String password = single.password();
@@ -37,7 +38,7 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
         } else if (!password.isEmpty()) {
             builder = builder.withPassword(password);
         }
-        return new NodeConnector(settings, builder.build());
+        return new NodeConnector(settings, builder.build(), metrics);
     }
 
     @Override
