@@ -120,6 +120,7 @@ class ReleaseIT {
         server.destroy(); // SIGTERM
 
         assertThat(server.waitFor(STOP.toSeconds(), TimeUnit.SECONDS)).as("stopped within " + STOP).isTrue();
+        assertThat(server.exitValue()).as("exit status of a stop that drained: " + Files.readString(log)).isZero();
         List<String> lines = Files.readAllLines(log);
         assertThat(lines).as("the server's output").isNotEmpty();
         assertThat(lines.getFirst()).as("its first line").contains("Pigeonhole " + VERSION + " starting (store: memory)");
