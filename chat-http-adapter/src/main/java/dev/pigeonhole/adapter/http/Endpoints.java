@@ -53,6 +53,7 @@ final class Endpoints {
     void forCaller(HandlerType method, String path, ForCaller handler) {
         forAnyone(method, path, ctx -> {
             UserId caller = authenticate(ctx);
+            AccessLog.user(ctx, caller);
             presence.touch(caller);
             handler.handle(ctx, caller);
         });
@@ -70,6 +71,7 @@ final class Endpoints {
     private void add(HandlerType method, String path, ForAnyone handler) {
         routes.addEndpoint(new Endpoint(method, path, ctx -> {
             long started = System.nanoTime();
+            AccessLog.route(ctx, path);
             try {
                 refuseOversized(ctx);
                 handler.handle(ctx);
@@ -144,6 +146,7 @@ final class Endpoints {
         UserId caller = ctx.header("Authorization") == null && token != null && !token.isBlank()
                 ? tokens.verify(token.strip())
                 : authenticate(ctx);
+        AccessLog.user(ctx, caller);
         try {
             presence.touch(caller);
         } catch (StoreUnavailableException e) {

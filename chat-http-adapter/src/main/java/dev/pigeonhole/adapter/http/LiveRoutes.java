@@ -31,6 +31,7 @@ final class LiveRoutes {
     private static final String CALLER = "pigeonhole.caller";
     private static final String SOCKET = "pigeonhole.socket";
     private static final int CLOSE_POLICY_VIOLATION = 1008;
+    private static final int SWITCHING_PROTOCOLS = 101;
     private static final Logger LOG = LoggerFactory.getLogger(LiveRoutes.class);
 
     private final LiveUseCases useCases;
@@ -93,13 +94,20 @@ final class LiveRoutes {
 
     private void registerSocket(RoutesConfig routes, Endpoints endpoints) {
         routes.wsBeforeUpgrade(SOCKET_PATH, ctx -> {
+            // An upgrade passes by none of the hooks of other requests (Javalin's before handlers, its
+            // request logger): its id and its access line are settled here. The 101 itself is Jetty's,
+            // and carries no header set here; a refusal does.
+            AccessLog.begin(ctx);
+            AccessLog.route(ctx, SOCKET_PATH);
             try {
                 UserId caller = endpoints.liveCaller(ctx);
                 connections.refuseIfFull(caller);
                 ctx.attribute(CALLER, caller);
+                AccessLog.end(ctx, SWITCHING_PROTOCOLS);
             } catch (Problem problem) {
                 Problems.answerBeforeUpgrade(ctx, problem);
                 ctx.skipRemainingHandlers();
+                AccessLog.end(ctx, ctx.statusCode());
             }
         });
         routes.ws(SOCKET_PATH, ws -> {
