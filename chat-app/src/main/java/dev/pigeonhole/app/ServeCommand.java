@@ -151,8 +151,21 @@ final class ServeCommand implements Callable<Integer> {
                     + "(env PIGEONHOLE_TOKEN_LIFETIME; default: ${DEFAULT-VALUE})")
     Duration tokenLifetime;
 
+    @Option(names = "--log-format", defaultValue = "${env:PIGEONHOLE_LOG_FORMAT:-text}",
+            description = "text (lines to read) or json (one object per line, to ship), on standard error "
+                    + "(env PIGEONHOLE_LOG_FORMAT; default: ${DEFAULT-VALUE})")
+    Logs.Format logFormat;
+
+    @Option(names = "--access-log", arity = "0..1", fallbackValue = "true",
+            defaultValue = "${env:PIGEONHOLE_ACCESS_LOG:-true}",
+            description = "one line per request on the logger pigeonhole.access: method, route, status, ms, user "
+                    + "(env PIGEONHOLE_ACCESS_LOG; default: ${DEFAULT-VALUE})")
+    boolean accessLog;
+
     @Override
     public Integer call() throws InterruptedException {
+        // Nothing has logged yet: the first line already has the chosen shape.
+        Logs.use(logFormat, accessLog);
         AppConfig app = store.config()
                 .withLimits(new Limits(maxMessageLength, maxMembers, maxRetained, mailboxCapacity,
                         new PendingBudget(pendingMaxMessages, pendingMaxBytes),
