@@ -23,6 +23,8 @@ final class AccessLog {
     private static final String ROUTE = "pigeonhole.route";
     private static final String USER = "pigeonhole.user";
     private static final String STARTED = "pigeonhole.started";
+    /** The id as an attribute too: a WebSocket's context inherits its upgrade's attributes, not its thread. */
+    static final String ID = "pigeonhole.request-id";
     private static final String NONE = "-";
     private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
 
@@ -37,6 +39,7 @@ final class AccessLog {
     static void begin(Context ctx) {
         String id = RequestIds.of(ctx.header(RequestIds.HEADER));
         ctx.header(RequestIds.HEADER, id);
+        ctx.attribute(ID, id);
         ctx.attribute(STARTED, System.nanoTime());
         MDC.put(MDC_KEY, id);
     }
@@ -62,6 +65,11 @@ final class AccessLog {
 
     /** The line, with this status: a WebSocket upgrade's is known before Jetty answers it, and Javalin logs none. */
     static void end(Context ctx, int status) {
+        // An answer completed asynchronously (an event stream's) ends on another thread than it began.
+        String id = ctx.attribute(ID);
+        if (id != null) {
+            MDC.put(MDC_KEY, id);
+        }
         try {
             if (LOG.isInfoEnabled()) {
                 String method = ctx.method().name();
@@ -82,5 +90,23 @@ final class AccessLog {
         } finally {
             MDC.remove(MDC_KEY);
         }
+    }
+
+    /**
+     * This work with the request's id in its thread's MDC, for the threads a live connection runs on:
+     * their lines (a slow client cut off, a subscription that failed) belong to the request that
+     * opened the connection.
+     */
+    static Runnable carrying(String id, Runnable work) {
+        return () -> {
+            if (id != null) {
+                MDC.put(MDC_KEY, id);
+            }
+            try {
+                work.run();
+            } finally {
+                MDC.remove(MDC_KEY);
+            }
+        };
     }
 }

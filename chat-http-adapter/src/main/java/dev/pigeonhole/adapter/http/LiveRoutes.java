@@ -111,32 +111,35 @@ final class LiveRoutes {
             }
         });
         routes.ws(SOCKET_PATH, ws -> {
-            ws.onConnect(ctx -> {
-                UserId caller = ctx.attribute(CALLER);
-                LiveFeed feed;
-                try {
-                    // Subscribed here, before the pump reads pending: nothing can fall in between.
-                    feed = useCases.subscribeToLiveEvents().subscribe(caller);
-                } catch (StoreUnavailableException e) {
-                    // Only a topic no one on this server follows yet needs the store here.
-                    LOG.warn("live connection of {} not subscribed: {}", caller, e.getMessage());
-                    LiveSocket.close(ctx, LiveLoop.Ending.STORE_UNAVAILABLE);
-                    return;
-                }
-                LiveSocket socket = new LiveSocket(ctx, caller, feed, metrics, idleTimeout, maxUnsentBytes);
-                try {
-                    connections.add(socket.connection());
-                } catch (Problem full) {
-                    feed.close();
-                    ctx.closeSession(CLOSE_POLICY_VIOLATION, full.title());
-                    return;
-                }
-                ctx.attribute(SOCKET, socket.connection());
-                socket.start();
-            });
+            ws.onConnect(ctx -> AccessLog.carrying(ctx.attribute(AccessLog.ID), () -> connect(ctx)).run());
             ws.onClose(ctx -> ended(ctx, LiveLoop.Ending.CLOSED));
             ws.onError(ctx -> ended(ctx, LiveLoop.Ending.FAILED));
         });
+    }
+
+    /** The socket is open: subscribe its caller and start its loop, or close it saying why not. */
+    private void connect(WsContext ctx) {
+        UserId caller = ctx.attribute(CALLER);
+        LiveFeed feed;
+        try {
+            // Subscribed here, before the pump reads pending: nothing can fall in between.
+            feed = useCases.subscribeToLiveEvents().subscribe(caller);
+        } catch (StoreUnavailableException e) {
+            // Only a topic no one on this server follows yet needs the store here.
+            LOG.warn("live connection of {} not subscribed: {}", caller, e.getMessage());
+            LiveSocket.close(ctx, LiveLoop.Ending.STORE_UNAVAILABLE);
+            return;
+        }
+        LiveSocket socket = new LiveSocket(ctx, caller, feed, metrics, idleTimeout, maxUnsentBytes);
+        try {
+            connections.add(socket.connection());
+        } catch (Problem full) {
+            feed.close();
+            ctx.closeSession(CLOSE_POLICY_VIOLATION, full.title());
+            return;
+        }
+        ctx.attribute(SOCKET, socket.connection());
+        socket.start();
     }
 
     /** Jetty is done with the socket: whatever it holds, and its place, are let go. */

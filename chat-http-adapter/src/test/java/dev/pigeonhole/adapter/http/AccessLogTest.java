@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -129,6 +131,59 @@ class AccessLogTest {
     }
 
     @Test
+    void an_event_stream_is_logged_once_when_it_ends() throws IOException {
+        // A quiet stream is sent a comment every third of this, which is how the server learns the client left.
+        try (TestApi quick = TestApi.start(TestApi.LIMITS, TestApi.settings().withLiveIdleTimeout(Duration.ofMillis(600)))) {
+            String user = ApiClient.randomUser("alice");
+            String alice = quick.client.signIn(user);
+
+            try (Socket socket = new Socket()) {
+                socket.setSoTimeout(10_000);
+                socket.connect(new InetSocketAddress("127.0.0.1", quick.server.port()), 5_000);
+                socket.getOutputStream().write(("GET " + LiveRoutes.EVENTS_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Accept: text/event-stream\r\nAuthorization: Bearer " + alice + "\r\n"
+                        + RequestIds.HEADER + ": events-1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                assertThat(head(socket.getInputStream())).startsWith("HTTP/1.1 200")
+                        .containsIgnoringCase(RequestIds.HEADER + ": events-1\r\n");
+            }
+
+            assertThat(fields(onlyLineOf("events-1"))).containsEntry("route", LiveRoutes.EVENTS_PATH)
+                    .containsEntry("status", 200).containsEntry("user", user);
+        }
+    }
+
+    @Test
+    void a_line_logged_for_a_live_connection_carries_the_id_of_the_request_that_opened_it() throws IOException {
+        Logger routes = (Logger) LoggerFactory.getLogger(LiveRoutes.class);
+        ListAppender<ILoggingEvent> warnings = new ListAppender<>();
+        warnings.start();
+        routes.addAppender(warnings);
+        UnaryOperator<UseCases> storeDownForLive = real -> new UseCases(real.chat(), real.mailbox(), real.consent(),
+                real.presence(), new LiveUseCases((user, received) -> {
+                    throw new StoreUnavailableException("the store did not answer", null);
+                }));
+        try (TestApi down = TestApi.start(storeDownForLive)) {
+            String alice = down.client.signIn(ApiClient.randomUser("alice"));
+
+            // The subscription is made once the socket is open, on a thread of Jetty's, which warns.
+            assertThat(upgradeHead(down.server.port(), alice, "live-1")).startsWith("HTTP/1.1 101");
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                synchronized (warnings) {
+                    return !warnings.list.isEmpty();
+                }
+            });
+        } finally {
+            routes.detachAppender(warnings);
+        }
+        synchronized (warnings) {
+            assertThat(warnings.list).singleElement()
+                    .satisfies(warning -> assertThat(warning.getFormattedMessage()).contains("not subscribed"))
+                    .satisfies(warning -> assertThat(warning.getMDCPropertyMap()).containsEntry(AccessLog.MDC_KEY, "live-1"));
+        }
+    }
+
+    @Test
     void the_access_line_names_method_route_template_status_duration_and_user_with_the_request_id() {
         String user = ApiClient.randomUser("alice");
         String alice = api.client.signIn(user);
@@ -211,25 +266,33 @@ class AccessLogTest {
 
     /** The head of the answer to a WebSocket upgrade, read as far as its blank line; the socket is then dropped. */
     private static String upgradeHead(String token, String requestId) throws IOException {
+        return upgradeHead(api.server.port(), token, requestId);
+    }
+
+    private static String upgradeHead(int port, String token, String requestId) throws IOException {
         try (Socket socket = new Socket()) {
             socket.setSoTimeout(10_000);
-            socket.connect(new InetSocketAddress("127.0.0.1", api.server.port()), 5_000);
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
             OutputStream out = socket.getOutputStream();
             out.write(("GET " + LiveRoutes.SOCKET_PATH + "?token=" + token + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                     + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n" + RequestIds.HEADER + ": " + requestId + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            InputStream in = socket.getInputStream();
-            StringBuilder head = new StringBuilder();
-            while (head.indexOf("\r\n\r\n") < 0) {
-                int b = in.read();
-                if (b < 0) {
-                    break;
-                }
-                head.append((char) b);
-            }
-            return head.toString();
+            return head(socket.getInputStream());
         }
+    }
+
+    /** An answer's head, read as far as its blank line. */
+    private static String head(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (head.indexOf("\r\n\r\n") < 0) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.append((char) b);
+        }
+        return head.toString();
     }
 }
