@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,7 +43,7 @@ class AccessLogTest {
 
     private static TestApi api;
     private final Logger access = (Logger) LoggerFactory.getLogger(AccessLog.LOGGER);
-    private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    private final CapturedLines lines = new CapturedLines();
     private Level levelBefore;
 
     @BeforeAll
@@ -61,6 +60,8 @@ class AccessLogTest {
     void listen() {
         levelBefore = access.getLevel();
         access.setLevel(Level.INFO);
+        // Read here, not printed among the build's output.
+        access.setAdditive(false);
         lines.start();
         access.addAppender(lines);
     }
@@ -68,6 +69,7 @@ class AccessLogTest {
     @AfterEach
     void stopListening() {
         access.detachAppender(lines);
+        access.setAdditive(true);
         access.setLevel(levelBefore);
     }
 
@@ -155,7 +157,7 @@ class AccessLogTest {
     @Test
     void a_line_logged_for_a_live_connection_carries_the_id_of_the_request_that_opened_it() throws IOException {
         Logger routes = (Logger) LoggerFactory.getLogger(LiveRoutes.class);
-        ListAppender<ILoggingEvent> warnings = new ListAppender<>();
+        CapturedLines warnings = new CapturedLines();
         warnings.start();
         routes.addAppender(warnings);
         UnaryOperator<UseCases> storeDownForLive = real -> new UseCases(real.chat(), real.mailbox(), real.consent(),

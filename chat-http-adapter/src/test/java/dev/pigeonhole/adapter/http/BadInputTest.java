@@ -12,8 +12,6 @@ import tools.jackson.databind.JsonNode;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -577,7 +575,7 @@ class BadInputTest {
     @MethodSource("brokenBodies")
     void a_malformed_or_truncated_body_is_a_bad_request_logged_as_one_warning(BrokenBody broken) throws Exception {
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        CapturedLines log = new CapturedLines();
         log.start();
         root.addAppender(log);
         ApiClient.Response response;
