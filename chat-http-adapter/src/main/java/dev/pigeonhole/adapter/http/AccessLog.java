@@ -9,7 +9,7 @@ import org.slf4j.MDC;
 /**
  * One line per request on the logger {@value #LOGGER} at INFO: method, route, status, duration and
  * caller, with the request's id in the MDC under {@value #MDC_KEY} as every other line of the request
- * has it. The route is the template ({@code /api/chats/{chatId}/messages}), never the concrete path:
+ * has it. The route is the template ({@code /api/chats/{chat}/messages}), never the concrete path:
  * paths hold user and chat ids, and a template is what a dashboard groups by. What no route of the
  * API answered (the page's files, a 404) shows {@code -}.
  *
