@@ -616,8 +616,9 @@ start_server() { # $1 = store label, then the store options of the server; waite
   port=$(free_port)
   # No rate limits: the load measures the store and the server, not the limiter. Anyone may add
   # anyone, as in the book: the members a chat is created with are members, not invitees. Every
-  # client here is 127.0.0.1, so the bound on one address's connections is lifted.
-  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --add-policy anyone \
+  # client here is 127.0.0.1, so the bound on one address's connections is lifted. No access log:
+  # a line per request, tens of thousands a second, would measure the log file.
+  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --access-log=false --host 127.0.0.1 --port "$port" --add-policy anyone \
     --max-connections-per-address "$SERVER_MAX_CONNECTIONS" \
     --rate-send none --rate-create none --rate-invite none --rate-deliver none "$@" > "$OUT/server-$label.log" 2>&1 &
   SERVER_PIDS+=($!)
@@ -767,8 +768,8 @@ connections_run() { # $1 = N, $2 = the whole run's limit in seconds
   local n=$1 limit=$2 port pid members status=0
   port=$(free_port)
   # In memory, rate limits off: the sockets are measured, not a store or the limiter; members,
-  # not invitees, in the large chat and the groups; all N sockets from this one address.
-  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --host 127.0.0.1 --port "$port" --store memory --add-policy anyone \
+  # not invitees, in the large chat and the groups; all N sockets from this one address; no access log.
+  "$JAVA" -cp "$JAR" dev.pigeonhole.app.Main serve --access-log=false --host 127.0.0.1 --port "$port" --store memory --add-policy anyone \
     --max-connections-per-address "$SERVER_MAX_CONNECTIONS" \
     --rate-send none --rate-create none --rate-invite none --rate-deliver none > "$OUT/server-connections-$n.log" 2>&1 &
   pid=$!

@@ -168,8 +168,18 @@ final class ServeCommand implements Callable<Integer> {
                     + "what is left then is cut off and the exit status is " + NOT_DRAINED + " instead of 0")
     Duration drainTimeout;
 
+    @Option(names = "--log-format", defaultValue = "text",
+            description = "text (lines to read) or json (one object per line, to ship), on standard error")
+    Logs.Format logFormat;
+
+    @Option(names = "--access-log", arity = "0..1", fallbackValue = "true", defaultValue = "true",
+            description = "one line per request on the logger pigeonhole.access: method, route, status, ms, user")
+    boolean accessLog;
+
     @Override
     public Integer call() throws InterruptedException {
+        // Nothing has logged yet: the first line already has the chosen shape.
+        Logs.use(logFormat, accessLog);
         AppConfig app = store.config()
                 .withLimits(new Limits(maxMessageLength, maxMembers, maxRetained, mailboxCapacity,
                         new PendingBudget(pendingMaxMessages, pendingMaxBytes),

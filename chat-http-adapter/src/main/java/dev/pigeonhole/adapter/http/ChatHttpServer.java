@@ -113,6 +113,10 @@ public final class ChatHttpServer implements AutoCloseable {
                 files.directory = "/dev/pigeonhole/adapter/http/public";
                 files.location = Location.CLASSPATH;
             });
+            // Every request gets its id first, so that every answer carries it and every line logged for it;
+            // the access log's line comes once the answer is written.
+            config.routes.before(AccessLog::begin);
+            config.requestLogger.http(AccessLog::end);
             // The security headers go on every answer: the page's files, the routes, and what no route answered.
             config.routes.before(SecurityHeaders::add);
 

@@ -67,6 +67,7 @@ final class Endpoints {
     void forCaller(HandlerType method, String path, ForCaller handler) {
         forAnyone(method, path, ctx -> {
             UserId caller = authenticate(ctx);
+            AccessLog.user(ctx, caller);
             presence.touch(caller);
             handler.handle(ctx, caller);
         });
@@ -96,6 +97,7 @@ final class Endpoints {
     private void addOne(HandlerType method, String path, ForAnyone handler, boolean refusedWhileStopping) {
         routes.addEndpoint(new Endpoint(method, path, ctx -> {
             long started = System.nanoTime();
+            AccessLog.route(ctx, path);
             inFlight.enter();
             Span span = spans.start(method, path);
             try (Scope current = span.makeCurrent()) {
@@ -202,6 +204,7 @@ final class Endpoints {
         UserId caller = ctx.header("Authorization") == null && token != null && !token.isBlank()
                 ? tokens.verify(token.strip())
                 : authenticate(ctx);
+        AccessLog.user(ctx, caller);
         try {
             presence.touch(caller);
         } catch (StoreUnavailableException e) {

@@ -79,9 +79,10 @@ final class EventStream implements LiveLoop.Transport<EventStream.Frame> {
     /** Runs the stream on the request's own (asynchronous) thread; the response ends when this returns. */
     void run(SseClient sse) {
         client = sse;
-        Thread writer = Thread.ofVirtual().name("events-" + user).start(this::writeQueued);
+        String requestId = ctx.attribute(AccessLog.ID);
+        Thread writer = Thread.ofVirtual().name("events-" + user).start(AccessLog.carrying(requestId, this::writeQueued));
         try {
-            loop.run();
+            AccessLog.carrying(requestId, loop::run).run();
         } finally {
             loop.end(LiveLoop.Ending.CLOSED);
             try {

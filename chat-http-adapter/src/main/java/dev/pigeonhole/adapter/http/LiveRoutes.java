@@ -31,6 +31,7 @@ final class LiveRoutes {
     private static final String CALLER = "pigeonhole.caller";
     private static final String SOCKET = "pigeonhole.socket";
     private static final int CLOSE_POLICY_VIOLATION = 1008;
+    private static final int SWITCHING_PROTOCOLS = 101;
     private static final Logger LOG = LoggerFactory.getLogger(LiveRoutes.class);
 
     private final LiveUseCases useCases;
@@ -97,43 +98,53 @@ final class LiveRoutes {
 
     private void registerSocket(RoutesConfig routes, Endpoints endpoints) {
         routes.wsBeforeUpgrade(SOCKET_PATH, ctx -> {
+            // An upgrade passes by none of the hooks of other requests (Javalin's before handlers, its
+            // request logger): its id and its access line are settled here. The 101 itself is Jetty's,
+            // and carries no header set here; a refusal does.
+            AccessLog.begin(ctx);
+            AccessLog.route(ctx, SOCKET_PATH);
             try {
                 endpoints.refuseIfStopping();
                 UserId caller = endpoints.liveCaller(ctx);
                 connections.refuseIfFull(caller);
                 ctx.attribute(CALLER, caller);
+                AccessLog.end(ctx, SWITCHING_PROTOCOLS);
             } catch (Problem problem) {
                 Problems.answerBeforeUpgrade(ctx, problem);
                 ctx.skipRemainingHandlers();
+                AccessLog.end(ctx, ctx.statusCode());
             }
         });
         routes.ws(SOCKET_PATH, ws -> {
-            ws.onConnect(ctx -> {
-                UserId caller = ctx.attribute(CALLER);
-                LiveFeed feed;
-                try {
-                    // Subscribed here, before the pump reads pending: nothing can fall in between.
-                    feed = useCases.subscribeToLiveEvents().subscribe(caller);
-                } catch (StoreUnavailableException e) {
-                    // Only a topic no one on this server follows yet needs the store here.
-                    LOG.warn("live connection of {} not subscribed: {}", caller, e.getMessage());
-                    LiveSocket.close(ctx, LiveLoop.Ending.STORE_UNAVAILABLE);
-                    return;
-                }
-                LiveSocket socket = new LiveSocket(ctx, caller, feed, metrics, idleTimeout, maxUnsentBytes);
-                try {
-                    connections.add(socket.connection());
-                } catch (Problem full) {
-                    feed.close();
-                    ctx.closeSession(CLOSE_POLICY_VIOLATION, full.title());
-                    return;
-                }
-                ctx.attribute(SOCKET, socket.connection());
-                socket.start();
-            });
+            ws.onConnect(ctx -> AccessLog.carrying(ctx.attribute(AccessLog.ID), () -> connect(ctx)).run());
             ws.onClose(ctx -> ended(ctx, LiveLoop.Ending.CLOSED));
             ws.onError(ctx -> ended(ctx, LiveLoop.Ending.FAILED));
         });
+    }
+
+    /** The socket is open: subscribe its caller and start its loop, or close it saying why not. */
+    private void connect(WsContext ctx) {
+        UserId caller = ctx.attribute(CALLER);
+        LiveFeed feed;
+        try {
+            // Subscribed here, before the pump reads pending: nothing can fall in between.
+            feed = useCases.subscribeToLiveEvents().subscribe(caller);
+        } catch (StoreUnavailableException e) {
+            // Only a topic no one on this server follows yet needs the store here.
+            LOG.warn("live connection of {} not subscribed: {}", caller, e.getMessage());
+            LiveSocket.close(ctx, LiveLoop.Ending.STORE_UNAVAILABLE);
+            return;
+        }
+        LiveSocket socket = new LiveSocket(ctx, caller, feed, metrics, idleTimeout, maxUnsentBytes);
+        try {
+            connections.add(socket.connection());
+        } catch (Problem full) {
+            feed.close();
+            ctx.closeSession(CLOSE_POLICY_VIOLATION, full.title());
+            return;
+        }
+        ctx.attribute(SOCKET, socket.connection());
+        socket.start();
     }
 
     /** Jetty is done with the socket: whatever it holds, and its place, are let go. */

@@ -65,7 +65,7 @@ final class LiveSocket implements LiveLoop.Transport<LiveSocket.Frame> {
 
     /** Runs the loop on a virtual thread of its own until either side closes. */
     void start() {
-        Thread.ofVirtual().name("live-" + user).start(loop::run);
+        Thread.ofVirtual().name("live-" + user).start(AccessLog.carrying(ws.attribute(AccessLog.ID), loop::run));
     }
 
     /** What {@link LiveConnections} counts, and what Jetty tells when the socket is over. */

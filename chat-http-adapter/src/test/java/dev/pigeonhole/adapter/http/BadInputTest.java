@@ -12,8 +12,6 @@ import tools.jackson.databind.JsonNode;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -577,7 +575,7 @@ class BadInputTest {
     @MethodSource("brokenBodies")
     void a_malformed_or_truncated_body_is_a_bad_request_logged_as_one_warning(BrokenBody broken) throws Exception {
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        CapturedLines log = new CapturedLines();
         log.start();
         root.addAppender(log);
         ApiClient.Response response;
@@ -593,17 +591,42 @@ class BadInputTest {
         assertThat(log.list).as("what the server logged").noneMatch(event -> event.getLevel().isGreaterOrEqual(Level.ERROR))
                 .noneMatch(event -> event.getThrowableProxy() != null)
                 .anyMatch(event -> event.getLevel() == Level.WARN);
+        // The warning is written inside the request, so it carries the request's id, as its answer does.
+        String id = response.header(RequestIds.HEADER).orElseThrow();
+        assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN)
+                .allMatch(event -> id.equals(event.getMDCPropertyMap().get(AccessLog.MDC_KEY)), "carries " + id);
+    }
+
+    /** What a hostile client might put in a request id to reach a log line or another header: never echoed. */
+    static Stream<String> hostileRequestIds() {
+        return Stream.of("x".repeat(RequestIds.MAX_LENGTH + 1), "two words", "tab\there", "quote\"d", "line%0d%0abreak",
+                "\u00e9t\u00e9", "<script>", "a\u0000b", "{\"level\":\"ERROR\"}");
+    }
+
+    @ParameterizedTest
+    @MethodSource("hostileRequestIds")
+    void a_request_id_that_is_not_plainly_an_id_is_replaced_not_echoed(String hostile) throws Exception {
+        ApiClient.Response response = sendRaw("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                + RequestIds.HEADER + ": " + hostile + "\r\n\r\n", false);
+
+        // A byte Jetty does not take in a header at all (NUL) is refused before the server sees the request.
+        if (response.status() == 400) {
+            assertThat(response.header(RequestIds.HEADER)).as("Jetty's refusal").isEmpty();
+        } else {
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(response.header(RequestIds.HEADER)).get().asString().matches("[0-9a-f]{16}");
+        }
+        assertThat(response.body()).doesNotContain(hostile);
     }
 
     @Test
-    void a_refused_request_with_a_body_says_the_connection_closes_so_no_client_reuses_it() throws Exception {
-        String body = "{\"members\":[\"bob\"],\"message\":\"hello\"}";
+    void a_line_feed_in_a_request_id_ends_the_header_and_nothing_after_it_is_echoed() throws Exception {
+        ApiClient.Response response = sendRaw("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                + RequestIds.HEADER + ": abc\nSet-Cookie: stolen=1\r\n\r\n", false);
 
-        ApiClient.Response response = sendRaw("POST /api/chats HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body, false);
-
-        assertProblem(response, 401, "unauthorized");
-        assertThat(response.header("Connection")).as("what the answer says of its connection").hasValue("close");
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.headers().map().keySet()).noneMatch(name -> name.equalsIgnoreCase("Set-Cookie"));
+        assertThat(response.headers().allValues(RequestIds.HEADER)).containsExactly("abc");
     }
 
     /**

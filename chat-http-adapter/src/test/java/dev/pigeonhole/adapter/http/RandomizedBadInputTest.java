@@ -171,6 +171,33 @@ class RandomizedBadInputTest {
         assertThat(snapshot()).as("the store after %s", attempt).isEqualTo(seeded);
     }
 
+    /** What the server takes as a request id, written apart from it: the answer must agree with this. */
+    private static final Pattern SANE_REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+
+    @Property(tries = 100)
+    void a_request_id_is_echoed_exactly_when_it_is_plainly_an_id(@ForAll("requestIds") String offered) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + api.server.port() + "/health")).timeout(Duration.ofSeconds(10))
+                .header(RequestIds.HEADER, offered).build(), HttpResponse.BodyHandlers.ofString());
+
+        // HTTP drops the spaces around a header's value before anyone reads it.
+        String received = offered.strip();
+        List<String> echoed = response.headers().allValues(RequestIds.HEADER);
+        if (SANE_REQUEST_ID.matcher(received).matches()) {
+            assertThat(echoed).as("the id for %s", offered).containsExactly(received);
+        } else {
+            assertThat(echoed).as("the id for %s", offered).singleElement().asString().matches("[0-9a-f]{16}");
+        }
+    }
+
+    @Provide
+    Arbitrary<String> requestIds() {
+        Arbitrary<String> plain = Arbitraries.strings().withChars("abcXYZ0189._:-").ofMinLength(1).ofMaxLength(70);
+        Arbitrary<String> printable = Arbitraries.strings().withCharRange(' ', '~').ofMinLength(1).ofMaxLength(80)
+                .filter(value -> !value.isBlank());
+        return Arbitraries.oneOf(plain, printable);
+    }
+
     // ---- bodies
 
     @Provide
