@@ -8,21 +8,12 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,28 +27,27 @@ import static org.awaitility.Awaitility.await;
 class GracefulStopProcessTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
-    private static final Pattern LISTENING = Pattern.compile("listening on http://localhost:(\\d+)");
     private static final String BODY = "{\"message\":\"sent across the stop\"}";
     /** The part of the body sent before SIGTERM; the rest follows while the server drains. */
     private static final int SENT_FIRST = 10;
 
     @Test
     void sigterm_drains_live_connections_and_requests_in_flight_then_exits_0() throws Exception {
-        try (Served served = Served.start("--drain-timeout", "PT60S");
-             ApiClient api = ApiClient.onPort(served.port)) {
+        try (ServeProcess served = ServeProcess.start("--drain-timeout", "PT60S");
+             ApiClient api = ApiClient.onPort(served.port())) {
             String alice = api.signIn("alice");
             String bob = api.signIn("bob");
-            LiveClient socket = LiveClient.socket(served.port, bob);
-            LiveClient events = LiveClient.events(served.port, bob);
+            LiveClient socket = LiveClient.socket(served.port(), bob);
+            LiveClient events = LiveClient.events(served.port(), bob);
             api.post("/api/chats", alice, "{\"members\":[\"bob\"],\"message\":\"one\",\"chatId\":\"c\"}");
             // Bob shares no chat with Alice yet, so he is invited: both connections are live once they say so.
             socket.next("invitation");
             events.next("invitation");
-            try (HalfSent send = HalfSent.post(served.port, "/api/chats/c/messages", alice)) {
+            try (HalfSent send = HalfSent.post(served.port(), "/api/chats/c/messages", alice)) {
                 // The scrape, the event stream, and the send waiting for the rest of its body.
                 awaitInFlight(api, 3);
 
-                served.process.destroy();
+                served.process().destroy();
 
                 await().atMost(PATIENCE).until(() -> api.get("/health/ready", null).status() == 503);
                 assertThat(api.get("/health/ready", null).json().get("status").stringValue()).isEqualTo("stopping");
@@ -66,12 +56,12 @@ class GracefulStopProcessTest {
                 assertThat(refused.json().get("type").stringValue()).isEqualTo("/problems/server-stopping");
                 assertThat(socket.closed().get(PATIENCE.toSeconds(), TimeUnit.SECONDS).code()).isEqualTo(1001);
                 assertThat(events.closed().get(PATIENCE.toSeconds(), TimeUnit.SECONDS).reason()).isEqualTo("stopping");
-                assertThat(served.process.isAlive()).as("the server waits for the send in flight").isTrue();
+                assertThat(served.process().isAlive()).as("the server waits for the send in flight").isTrue();
 
                 assertThat(send.finish()).startsWith("HTTP/1.1 201");
             }
-            assertThat(served.process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the server exited").isTrue();
-            assertThat(served.process.exitValue()).as(served.log()).isZero();
+            assertThat(served.process().waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the server exited").isTrue();
+            assertThat(served.process().exitValue()).as(served.log()).isZero();
             assertThat(served.log()).contains("every request in flight finished");
         }
     }
@@ -79,20 +69,20 @@ class GracefulStopProcessTest {
     @Test
     void a_request_that_never_finishes_is_cut_off_at_the_drain_timeout_and_the_exit_status_says_so()
             throws Exception {
-        try (Served served = Served.start("--drain-timeout", "PT1S");
-             ApiClient api = ApiClient.onPort(served.port)) {
+        try (ServeProcess served = ServeProcess.start("--drain-timeout", "PT1S");
+             ApiClient api = ApiClient.onPort(served.port())) {
             String alice = api.signIn("alice");
             api.post("/api/chats", alice, "{\"members\":[],\"message\":\"one\",\"chatId\":\"c\"}");
-            try (HalfSent never = HalfSent.post(served.port, "/api/chats/c/messages", alice)) {
+            try (HalfSent never = HalfSent.post(served.port(), "/api/chats/c/messages", alice)) {
                 // The scrape, and the send whose body never ends.
                 awaitInFlight(api, 2);
 
-                served.process.destroy();
+                served.process().destroy();
 
-                assertThat(served.process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the server exited")
+                assertThat(served.process().waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the server exited")
                         .isTrue();
             }
-            assertThat(served.process.exitValue()).as(served.log()).isEqualTo(ServeCommand.NOT_DRAINED);
+            assertThat(served.process().exitValue()).as(served.log()).isEqualTo(ServeCommand.NOT_DRAINED);
             assertThat(served.log()).contains("1 requests in flight were cut off");
         }
     }
@@ -100,73 +90,6 @@ class GracefulStopProcessTest {
     private static void awaitInFlight(ApiClient api, int count) {
         await().atMost(PATIENCE)
                 .until(() -> ServerMetrics.read(api, "pigeonhole_http_requests_in_flight") == count);
-    }
-
-    /** A server process on a port it picked, its standard error kept in a file for the assertions and failures. */
-    private static final class Served implements AutoCloseable {
-
-        final Process process;
-        final int port;
-        private final Path log;
-
-        private Served(Process process, int port, Path log) {
-            this.process = process;
-            this.port = port;
-            this.log = log;
-        }
-
-        static Served start(String... options) throws IOException {
-            Path log = Files.createTempFile("pigeonhole-serve-", ".log");
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"),
-                    // The log as the server writes it outside tests: the test classpath's
-                    // logback-test.xml would keep the stop's own lines out of it.
-                    "-Dlogback.configurationFile=logback.xml",
-                    Main.class.getName(), "serve", "--store", "memory", "--port", "0"));
-            command.addAll(List.of(options));
-            Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
-            try {
-                return new Served(process, portFrom(process.getInputStream()), log);
-            } catch (RuntimeException | IOException e) {
-                process.destroyForcibly();
-                throw new AssertionError("the server did not start: " + Files.readString(log), e);
-            }
-        }
-
-        /** Reads standard out up to the start-up line, which names the port. */
-        private static int portFrom(InputStream out) throws IOException {
-            BufferedReader lines = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8));
-            CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> {
-                try {
-                    for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                        Matcher listening = LISTENING.matcher(line);
-                        if (listening.find()) {
-                            return Integer.parseInt(listening.group(1));
-                        }
-                    }
-                    throw new IllegalStateException("the server ended its output without listening");
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-            return port.orTimeout(PATIENCE.toSeconds(), TimeUnit.SECONDS).join();
-        }
-
-        String log() throws IOException {
-            return Files.readString(log);
-        }
-
-        @Override
-        public void close() throws IOException {
-            process.destroyForcibly();
-            try {
-                process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            Files.deleteIfExists(log);
-        }
     }
 
     /** A request over a socket of its own whose body is sent in two parts, so that it is in flight in between. */

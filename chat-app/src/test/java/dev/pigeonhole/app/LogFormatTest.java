@@ -2,10 +2,7 @@ package dev.pigeonhole.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,13 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -35,7 +27,6 @@ import tools.jackson.databind.json.JsonMapper;
 class LogFormatTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(60);
-    private static final Pattern LISTENING = Pattern.compile("listening on http://[^:]+:(\\d+) ");
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -74,9 +65,9 @@ class LogFormatTest {
     @Test
     void a_choice_made_after_logging_started_holds_for_every_later_line() throws Exception {
         Path err = dir.resolve("late.err");
-        String classPath = mainClassPath() + File.pathSeparator
+        String classPath = ServeProcess.releaseClassPath() + File.pathSeparator
                 + Path.of(LateLogChoice.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Process program = new ProcessBuilder(java(), "-cp", classPath, LateLogChoice.class.getName())
+        Process program = new ProcessBuilder(ServeProcess.java(), "-cp", classPath, LateLogChoice.class.getName())
                 .redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             assertThat(program.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)).as("ended").isTrue();
@@ -94,63 +85,17 @@ class LogFormatTest {
     }
 
     /**
-     * Starts {@code serve} in its own JVM on a free port, asks for {@code /health} with this request
-     * id, stops the server by its handle and returns what it wrote on standard error.
+     * Starts {@code serve} in its own JVM, asks for {@code /health} with this request id, stops the
+     * server and returns what it wrote on standard error.
      */
     private List<String> serveAndAsk(String requestId, String... options) throws Exception {
-        Path err = dir.resolve(requestId + ".err");
-        List<String> command = new ArrayList<>(List.of(java(), "-cp", mainClassPath(), Main.class.getName(), "serve", "--port", "0",
-                "--store", "memory"));
-        command.addAll(List.of(options));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile());
-        // Whatever the shell running the build says, the options given here decide.
-        builder.environment().remove("PIGEONHOLE_ACCESS_LOG");
-        builder.environment().remove("PIGEONHOLE_LOG_FORMAT");
-        Process server = builder.start();
-        try {
-            int port = portOf(server).get(LIMIT.toSeconds(), TimeUnit.SECONDS);
-            HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+        try (ServeProcess server = ServeProcess.start(options)) {
+            HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health"))
                     .header("X-Request-Id", requestId).timeout(Duration.ofSeconds(10)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(answer.headers().firstValue("X-Request-Id")).hasValue(requestId);
-        } finally {
-            server.destroy();
-            if (!server.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-                server.destroyForcibly();
-            }
+            assertThat(server.terminate()).as("stopped on SIGTERM").isTrue();
+            return server.logLines();
         }
-        return Files.readAllLines(err, StandardCharsets.UTF_8).stream().filter(line -> !line.isBlank()).toList();
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    /**
-     * This JVM's class path without the tests' classes and test-jars, one of which holds a
-     * logback-test.xml that Logback would take over the application's logback.xml: the server runs
-     * on what a release ships.
-     */
-    private static String mainClassPath() {
-        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(entry -> !entry.endsWith("test-classes") && !entry.endsWith("-tests.jar"))
-                .collect(Collectors.joining(File.pathSeparator));
-    }
-
-    /** The port from the line serve prints on standard out once it listens. */
-    private static CompletableFuture<Integer> portOf(Process server) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                    Matcher listening = LISTENING.matcher(line);
-                    if (listening.find()) {
-                        return Integer.parseInt(listening.group(1));
-                    }
-                }
-                throw new IllegalStateException("serve ended without saying where it listens");
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
     }
 }
