@@ -1,15 +1,9 @@
 package dev.pigeonhole.app;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Where each option's value comes from: a flag, else its environment variable, else the
@@ -31,30 +24,16 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  */
 class ConfigurationTest {
 
-    private static final Duration LIMIT = Duration.ofSeconds(30);
     private static final String SECRET = "a-signing-secret-of-at-least-32-bytes-0123456789";
 
     @TempDir
     Path dir;
 
-    record Outcome(int status, String out, String err) {
-
-        List<String> errLines() {
-            return err.strip().lines().toList();
-        }
-
-        /** The line {@code pigeonhole config} printed for {@code key}. */
-        String line(String key) {
-            return out.lines().filter(line -> line.startsWith(key + " = ")).findFirst()
-                    .orElseThrow(() -> new AssertionError("no line for " + key + " in:\n" + out));
-        }
-    }
-
     @Test
     void a_value_in_the_file_wins_over_the_default() {
         Path file = file("# the port behind the proxy", "port = 8081");
 
-        Outcome outcome = run(Map.of(), "config", "--config", file.toString());
+        CommandRun outcome = CommandRun.of(Map.of(), "config", "--config", file.toString());
 
         assertThat(outcome.status()).as(outcome.err()).isZero();
         assertThat(outcome.line("port")).isEqualTo("port = 8081  (file " + file + ":2)");
@@ -65,7 +44,7 @@ class ConfigurationTest {
     void the_environment_wins_over_the_file() {
         Path file = file("port = 8081", "rate-send = 5/1s");
 
-        Outcome outcome = run(Map.of("PIGEONHOLE_PORT", "8082"), "config", "--config=" + file);
+        CommandRun outcome = CommandRun.of(Map.of("PIGEONHOLE_PORT", "8082"), "config", "--config=" + file);
 
         assertThat(outcome.line("port")).isEqualTo("port = 8082  (env PIGEONHOLE_PORT)");
         assertThat(outcome.line("rate-send")).isEqualTo("rate-send = 5/1s  (file " + file + ":2)");
@@ -75,7 +54,7 @@ class ConfigurationTest {
     void a_flag_wins_over_the_environment() {
         Path file = file("port = 8081");
 
-        Outcome outcome = run(Map.of("PIGEONHOLE_PORT", "8082"), "config", "--config", file.toString(), "--port", "8083");
+        CommandRun outcome = CommandRun.of(Map.of("PIGEONHOLE_PORT", "8082"), "config", "--config", file.toString(), "--port", "8083");
 
         assertThat(outcome.line("port")).isEqualTo("port = 8083  (flag)");
     }
@@ -83,26 +62,26 @@ class ConfigurationTest {
     /** The same order through serve itself: it connects where the winning source says, and reports that address. */
     @Test
     void serve_connects_where_the_winning_source_says() {
-        String fromFile = "redis://127.0.0.1:" + closedPort();
-        String fromEnv = "redis://127.0.0.1:" + closedPort();
-        String fromFlag = "redis://127.0.0.1:" + closedPort();
+        String fromFile = "redis://127.0.0.1:" + CommandRun.closedPort();
+        String fromEnv = "redis://127.0.0.1:" + CommandRun.closedPort();
+        String fromFlag = "redis://127.0.0.1:" + CommandRun.closedPort();
         Path file = file("store = redis", "redis-client = jedis", "redis-url = " + fromFile, "port = 0");
 
-        assertThat(run(Map.of(), "serve", "--config", file.toString()).errLines().getFirst())
+        assertThat(CommandRun.of(Map.of(), "serve", "--config", file.toString()).errLines().getFirst())
                 .startsWith("pigeonhole: Redis did not answer at " + fromFile);
-        assertThat(run(Map.of("REDIS_URL", fromEnv), "serve", "--config", file.toString()).errLines().getFirst())
+        assertThat(CommandRun.of(Map.of("REDIS_URL", fromEnv), "serve", "--config", file.toString()).errLines().getFirst())
                 .startsWith("pigeonhole: Redis did not answer at " + fromEnv);
-        assertThat(run(Map.of("REDIS_URL", fromEnv), "serve", "--config", file.toString(), "--redis-url", fromFlag)
+        assertThat(CommandRun.of(Map.of("REDIS_URL", fromEnv), "serve", "--config", file.toString(), "--redis-url", fromFlag)
                 .errLines().getFirst())
                 .startsWith("pigeonhole: Redis did not answer at " + fromFlag);
     }
 
     @Test
     void the_demo_reads_the_same_file() {
-        String url = "redis://127.0.0.1:" + closedPort();
+        String url = "redis://127.0.0.1:" + CommandRun.closedPort();
         Path file = file("store = redis", "redis-client = jedis", "redis-url = " + url, "port = 8081");
 
-        Outcome outcome = run(Map.of(), "demo", "--config", file.toString());
+        CommandRun outcome = CommandRun.of(Map.of(), "demo", "--config", file.toString());
 
         assertThat(outcome.status()).as("a key of serve's alone is no error for demo: %s", outcome.err()).isEqualTo(3);
         assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: Redis did not answer at " + url);
@@ -112,7 +91,7 @@ class ConfigurationTest {
     void the_file_pigeonhole_config_names_is_read_when_no_flag_names_one() {
         Path file = file("port = 8081");
 
-        Outcome outcome = run(Map.of("PIGEONHOLE_CONFIG", file.toString()), "config");
+        CommandRun outcome = CommandRun.of(Map.of("PIGEONHOLE_CONFIG", file.toString()), "config");
 
         assertThat(outcome.line("config")).isEqualTo("config = " + file + "  (env PIGEONHOLE_CONFIG)");
         assertThat(outcome.line("port")).isEqualTo("port = 8081  (file " + file + ":1)");
@@ -122,7 +101,7 @@ class ConfigurationTest {
     void an_unknown_key_is_named_with_its_line_and_the_nearest_known_key() {
         Path file = file("host = 127.0.0.1", "prot = 8081");
 
-        Outcome outcome = run(Map.of(), "serve", "--config", file.toString());
+        CommandRun outcome = CommandRun.of(Map.of(), "serve", "--config", file.toString());
 
         assertRefused(outcome, "pigeonhole: unknown key 'prot' in " + file + ":2; did you mean 'port'?");
     }
@@ -131,7 +110,7 @@ class ConfigurationTest {
     void an_unknown_key_far_from_every_known_one_points_at_the_help() {
         Path file = file("colour = blue");
 
-        Outcome outcome = run(Map.of(), "serve", "--config", file.toString());
+        CommandRun outcome = CommandRun.of(Map.of(), "serve", "--config", file.toString());
 
         assertRefused(outcome, "pigeonhole: unknown key 'colour' in " + file + ":1; the keys are serve's options "
                 + "without the dashes (pigeonhole serve --help)");
@@ -141,7 +120,7 @@ class ConfigurationTest {
     void a_file_cannot_name_another() {
         Path file = file("config = /etc/other.conf");
 
-        Outcome outcome = run(Map.of(), "serve", "--config", file.toString());
+        CommandRun outcome = CommandRun.of(Map.of(), "serve", "--config", file.toString());
 
         assertRefused(outcome, "pigeonhole: 'config' in " + file + ":1 names another configuration file; "
                 + "a configuration file cannot");
@@ -151,7 +130,7 @@ class ConfigurationTest {
     void a_missing_file_is_named() {
         Path missing = dir.resolve("nowhere.conf");
 
-        Outcome outcome = run(Map.of("PIGEONHOLE_CONFIG", missing.toString()), "serve");
+        CommandRun outcome = CommandRun.of(Map.of("PIGEONHOLE_CONFIG", missing.toString()), "serve");
 
         assertRefused(outcome, "pigeonhole: cannot read the configuration file " + missing + ": no such file");
     }
@@ -160,7 +139,7 @@ class ConfigurationTest {
     void a_value_from_the_file_that_does_not_convert_says_where_it_stands() {
         Path file = file("max-members = 1000", "port = eighty");
 
-        Outcome outcome = run(Map.of(), "serve", "--config", file.toString());
+        CommandRun outcome = CommandRun.of(Map.of(), "serve", "--config", file.toString());
 
         assertRefused(outcome, "pigeonhole: Invalid value for option '--port': 'eighty' is not an int; 'port' in "
                 + file + ":2 says so (see 'pigeonhole serve --help')");
@@ -168,7 +147,7 @@ class ConfigurationTest {
 
     @Test
     void a_value_from_the_environment_that_does_not_convert_names_the_variable() {
-        Outcome outcome = run(Map.of("PIGEONHOLE_RATE_SEND", "fast"), "serve");
+        CommandRun outcome = CommandRun.of(Map.of("PIGEONHOLE_RATE_SEND", "fast"), "serve");
 
         assertThat(outcome.status()).isEqualTo(2);
         assertThat(outcome.errLines()).singleElement().asString().contains("--rate-send")
@@ -179,7 +158,7 @@ class ConfigurationTest {
     void a_secret_in_the_file_is_refused_with_where_it_belongs() {
         Path file = file("jwt-secret = " + SECRET);
 
-        Outcome outcome = run(Map.of(), "serve", "--config", file.toString());
+        CommandRun outcome = CommandRun.of(Map.of(), "serve", "--config", file.toString());
 
         assertRefused(outcome, "pigeonhole: 'jwt-secret' in " + file + ":1 is a secret, and a configuration file is "
                 + "no place for one: name a file holding it with 'jwt-secret-file'");
@@ -190,15 +169,15 @@ class ConfigurationTest {
     void the_secret_is_read_from_the_file_jwt_secret_file_names() throws IOException {
         Path secret = Files.writeString(dir.resolve("jwt"), SECRET + "\n");
         Path tooShort = Files.writeString(dir.resolve("short"), "only-31-bytes-long-0123456789ab\n");
-        String closed = "redis://127.0.0.1:" + closedPort();
+        String closed = "redis://127.0.0.1:" + CommandRun.closedPort();
 
         // A secret lets dev login off every interface, so the store is asked: the secret was read.
-        Outcome withSecret = run(Map.of(), "serve", "--host", "0.0.0.0", "--port", "0", "--store", "redis",
+        CommandRun withSecret = CommandRun.of(Map.of(), "serve", "--host", "0.0.0.0", "--port", "0", "--store", "redis",
                 "--redis-client", "jedis", "--redis-url", closed, "--config", file("jwt-secret-file = " + secret).toString());
-        Outcome withShortOne = run(Map.of(), "serve", "--port", "0", "--jwt-secret-file", tooShort.toString());
-        Outcome withBoth = run(Map.of("PIGEONHOLE_JWT_SECRET", SECRET), "serve", "--port", "0",
+        CommandRun withShortOne = CommandRun.of(Map.of(), "serve", "--port", "0", "--jwt-secret-file", tooShort.toString());
+        CommandRun withBoth = CommandRun.of(Map.of("PIGEONHOLE_JWT_SECRET", SECRET), "serve", "--port", "0",
                 "--jwt-secret-file", secret.toString());
-        Outcome withNone = run(Map.of(), "serve", "--port", "0", "--jwt-secret-file", dir.resolve("gone").toString());
+        CommandRun withNone = CommandRun.of(Map.of(), "serve", "--port", "0", "--jwt-secret-file", dir.resolve("gone").toString());
 
         assertThat(withSecret.status()).as(withSecret.err()).isEqualTo(3);
         assertRefused(withShortOne, "pigeonhole: the JWT secret must be at least 32 bytes (256 bits) for HS256; "
@@ -212,7 +191,7 @@ class ConfigurationTest {
     void config_prints_every_option_of_serve_in_the_order_of_its_help_with_its_source_and_secrets_masked() {
         Path file = file("max-members = 50", "jwt-secret-file = /run/secrets/jwt");
 
-        Outcome outcome = run(Map.of("PIGEONHOLE_JWT_SECRET", SECRET), "config", "--config", file.toString(),
+        CommandRun outcome = CommandRun.of(Map.of("PIGEONHOLE_JWT_SECRET", SECRET), "config", "--config", file.toString(),
                 "--store", "redis", "--dev-login");
 
         assertThat(outcome.status()).as(outcome.err()).isZero();
@@ -228,8 +207,8 @@ class ConfigurationTest {
         assertThat(outcome.line("redis-cluster")).isEqualTo("redis-cluster =   (default)");
         assertThat(outcome.out()).doesNotContain(SECRET);
 
-        Outcome flagged = run(Map.of(), "config", "--jwt-secret", SECRET);
-        Outcome unset = run(Map.of(), "config");
+        CommandRun flagged = CommandRun.of(Map.of(), "config", "--jwt-secret", SECRET);
+        CommandRun unset = CommandRun.of(Map.of(), "config");
         assertThat(flagged.line("jwt-secret")).isEqualTo("jwt-secret = ****  (flag)");
         assertThat(flagged.out()).doesNotContain(SECRET);
         assertThat(unset.line("jwt-secret")).isEqualTo("jwt-secret = (not set)  (default)");
@@ -240,7 +219,7 @@ class ConfigurationTest {
         Map<String, String> env = new LinkedHashMap<>();
         EARLIER_VARIABLES.forEach((key, variable) -> env.put(variable, validValue(key)));
 
-        Outcome outcome = run(env, "config");
+        CommandRun outcome = CommandRun.of(env, "config");
 
         assertThat(outcome.status()).as(outcome.err()).isZero();
         EARLIER_VARIABLES.forEach((key, variable) ->
@@ -260,7 +239,7 @@ class ConfigurationTest {
 
     @Test
     void the_help_names_each_option_s_variable_and_default() {
-        Outcome outcome = run(Map.of(), "serve", "--help");
+        CommandRun outcome = CommandRun.of(Map.of(), "serve", "--help");
         String help = outcome.out().replaceAll("\\s+", " ");
 
         assertThat(help).contains("--port=<port> port to listen on, 0 for any free one (env PIGEONHOLE_PORT; default: 8080)")
@@ -304,13 +283,13 @@ class ConfigurationTest {
     /** The long options of serve in the order its help lists them, leaving out help and version. */
     private static List<String> helpOrder() {
         Pattern option = Pattern.compile("^ {2}(?:-\\w, | {4})--([a-z-]+)");
-        return run(Map.of(), "serve", "--help").out().lines()
+        return CommandRun.of(Map.of(), "serve", "--help").out().lines()
                 .map(option::matcher).filter(Matcher::find).map(found -> found.group(1))
                 .filter(key -> !key.equals("help") && !key.equals("version"))
                 .toList();
     }
 
-    private static void assertRefused(Outcome outcome, String line) {
+    private static void assertRefused(CommandRun outcome, String line) {
         assertThat(outcome.status()).as("exit status; standard error:%n%s", outcome.err()).isEqualTo(2);
         assertThat(outcome.errLines()).containsExactly(line);
         assertThat(outcome.err()).doesNotContain("Exception").doesNotContain("\tat ");
@@ -320,25 +299,6 @@ class ConfigurationTest {
     private Path file(String... lines) {
         try {
             return Files.write(Files.createTempFile(dir, "pigeonhole-", ".conf"), List.of(lines));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static Outcome run(Map<String, String> env, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = assertTimeoutPreemptively(LIMIT, () -> Main.run(args,
-                        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                        env::get),
-                () -> String.join(" ", args) + " did not finish: it started, or hung");
-        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    /** A loopback port nothing listens on: probed free, then let go. */
-    private static int closedPort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,15 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.redis.RedisClientKind;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,7 +9,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * {@code pigeonhole serve} refusing to start: a wrong value is exit status 2, a store that does
@@ -27,18 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  */
 class ServeCommandTest {
 
-    private static final Duration LIMIT = Duration.ofSeconds(30);
-
-    record Outcome(int status, String out, String err) {
-
-        List<String> errLines() {
-            return err.strip().lines().toList();
-        }
-    }
-
     @Test
     void a_port_that_is_not_a_number_is_exit_status_2_with_one_line_naming_it() {
-        Outcome outcome = serve("--port", "abc");
+        CommandRun outcome = serve("--port", "abc");
 
         assertThat(outcome.status()).isEqualTo(2);
         assertOneLineWithoutStackTrace(outcome);
@@ -47,7 +29,7 @@ class ServeCommandTest {
 
     @Test
     void an_unknown_store_is_exit_status_2_with_one_line_naming_the_choices() {
-        Outcome outcome = serve("--store", "nosuch");
+        CommandRun outcome = serve("--store", "nosuch");
 
         assertThat(outcome.status()).isEqualTo(2);
         assertOneLineWithoutStackTrace(outcome);
@@ -57,7 +39,7 @@ class ServeCommandTest {
 
     @Test
     void a_port_out_of_range_is_exit_status_2_with_one_line_giving_the_range() {
-        Outcome outcome = serve("--port", "70000");
+        CommandRun outcome = serve("--port", "70000");
 
         assertThat(outcome.status()).isEqualTo(2);
         assertOneLineWithoutStackTrace(outcome);
@@ -66,7 +48,7 @@ class ServeCommandTest {
 
     @Test
     void a_jwt_secret_shorter_than_32_bytes_is_exit_status_2_with_one_line_saying_the_minimum() {
-        Outcome outcome = serve("--port", "0", "--jwt-secret", "only-31-bytes-long-0123456789ab");
+        CommandRun outcome = serve("--port", "0", "--jwt-secret", "only-31-bytes-long-0123456789ab");
 
         assertThat(outcome.status()).isEqualTo(2);
         assertOneLineWithoutStackTrace(outcome);
@@ -75,7 +57,7 @@ class ServeCommandTest {
 
     @Test
     void default_dev_login_on_every_interface_is_exit_status_2_with_one_line_saying_what_to_do() {
-        Outcome outcome = serve("--host", "0.0.0.0", "--port", "0");
+        CommandRun outcome = serve("--host", "0.0.0.0", "--port", "0");
 
         assertThat(outcome.status()).isEqualTo(2);
         assertOneLineWithoutStackTrace(outcome);
@@ -86,7 +68,7 @@ class ServeCommandTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"collector:4318", "ftp://collector/v1/traces", "not a url", "http:///v1/traces"})
     void an_otlp_endpoint_that_is_no_http_url_is_exit_status_2_with_one_line_giving_an_example(String endpoint) {
-        Outcome outcome = serve("--port", "0", "--otlp-endpoint", endpoint);
+        CommandRun outcome = serve("--port", "0", "--otlp-endpoint", endpoint);
 
         assertThat(outcome.status()).isEqualTo(2);
         assertOneLineWithoutStackTrace(outcome);
@@ -97,8 +79,8 @@ class ServeCommandTest {
     /** The store is asked only once the configuration stands, so reaching it shows the host was let through. */
     @Test
     void dev_login_asked_for_by_name_gets_past_the_host_check_on_every_interface() {
-        Outcome outcome = serve("--host", "0.0.0.0", "--port", "0", "--dev-login=true", "--store", "redis",
-                "--redis-url", "redis://127.0.0.1:" + closedPort());
+        CommandRun outcome = serve("--host", "0.0.0.0", "--port", "0", "--dev-login=true", "--store", "redis",
+                "--redis-url", "redis://127.0.0.1:" + CommandRun.closedPort());
 
         assertThat(outcome.status()).isEqualTo(3);
         assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: Redis did not answer at");
@@ -106,9 +88,9 @@ class ServeCommandTest {
 
     @Test
     void a_signing_secret_gets_past_the_host_check_on_every_interface() {
-        Outcome outcome = serve("--host", "0.0.0.0", "--port", "0", "--jwt-secret",
+        CommandRun outcome = serve("--host", "0.0.0.0", "--port", "0", "--jwt-secret",
                 "a-signing-secret-of-at-least-32-bytes-0123456789", "--store", "redis",
-                "--redis-url", "redis://127.0.0.1:" + closedPort());
+                "--redis-url", "redis://127.0.0.1:" + CommandRun.closedPort());
 
         assertThat(outcome.status()).isEqualTo(3);
         assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: Redis did not answer at");
@@ -117,9 +99,9 @@ class ServeCommandTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(RedisClientKind.class)
     void a_redis_that_does_not_answer_is_exit_status_3_with_one_line(RedisClientKind client) {
-        String url = "redis://127.0.0.1:" + closedPort();
+        String url = "redis://127.0.0.1:" + CommandRun.closedPort();
 
-        Outcome outcome = serve("--port", "0", "--store", "redis", "--redis-client", client.name().toLowerCase(),
+        CommandRun outcome = serve("--port", "0", "--store", "redis", "--redis-client", client.name().toLowerCase(),
                 "--redis-url", url);
 
         assertThat(outcome.status()).isEqualTo(3);
@@ -129,37 +111,22 @@ class ServeCommandTest {
 
     @Test
     void a_postgres_that_does_not_answer_is_exit_status_3_with_one_line_and_no_password() {
-        String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/pigeonhole";
+        String url = "jdbc:postgresql://127.0.0.1:" + CommandRun.closedPort() + "/pigeonhole";
 
-        Outcome outcome = serve("--port", "0", "--store", "postgres", "--postgres-url", url);
+        CommandRun outcome = serve("--port", "0", "--store", "postgres", "--postgres-url", url);
 
         assertThat(outcome.status()).as("the default options fit together: %s", outcome.err()).isEqualTo(3);
         assertOneLineWithoutStackTrace(outcome);
         assertThat(outcome.errLines().getFirst()).startsWith("pigeonhole: PostgreSQL at").contains(url);
     }
 
-    private static void assertOneLineWithoutStackTrace(Outcome outcome) {
+    private static void assertOneLineWithoutStackTrace(CommandRun outcome) {
         assertThat(outcome.errLines()).as("standard error:%n%s", outcome.err()).hasSize(1);
         assertThat(outcome.err()).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(outcome.out()).as("standard output").isEmpty();
     }
 
-    private static Outcome serve(String... options) {
-        String[] args = Stream.concat(Stream.of("serve"), Stream.of(options)).toArray(String[]::new);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = assertTimeoutPreemptively(LIMIT, () -> Main.run(args,
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)),
-                () -> "serve " + String.join(" ", options) + " did not fail: it started, or hung");
-        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    /** A loopback port nothing listens on: probed free, then let go. */
-    private static int closedPort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    private static CommandRun serve(String... options) {
+        return CommandRun.of(Map.of(), Stream.concat(Stream.of("serve"), Stream.of(options)).toArray(String[]::new));
     }
 }
