@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.http.ApiClient;
+import dev.pigeonhole.adapter.http.RequestSpans;
 import dev.pigeonhole.domain.model.UnknownChatException;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
@@ -81,6 +82,12 @@ class TracingTest {
         }).extracting(SpanData::getName).contains("Chats.send");
         assertThat(childOf(request, "TouchPresence.touch").getKind())
                 .as("the sign of life every signed-in request records").isEqualTo(SpanKind.INTERNAL);
+        // The id the answer and the request's log lines carry finds the trace: every span has it.
+        String requestId = sent.header("X-Request-Id").orElseThrow();
+        assertThat(spans.getFinishedSpanItems()).filteredOn(span -> span.getTraceId().equals(request.getTraceId()))
+                .hasSizeGreaterThanOrEqualTo(3)
+                .allSatisfy(span -> assertThat(span.getAttributes().get(RequestSpans.REQUEST_ID)).as(span.getName())
+                        .isEqualTo(requestId));
     }
 
     @Test

@@ -19,7 +19,8 @@ import org.slf4j.MDC;
 final class AccessLog {
 
     static final String LOGGER = "pigeonhole.access";
-    static final String MDC_KEY = "request_id";
+    /** The one name of the request id in the MDC; spans read it there too. */
+    static final String MDC_KEY = RequestSpans.REQUEST_ID_MDC_KEY;
     private static final String ROUTE = "pigeonhole.route";
     private static final String USER = "pigeonhole.user";
     private static final String STARTED = "pigeonhole.started";
