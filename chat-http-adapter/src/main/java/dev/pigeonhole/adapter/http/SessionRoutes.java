@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * Dev login: a token for whatever name is asked. Only for development and demos; with it off,
- * tokens come from whoever holds the signing secret (an identity provider, an admin script).
+ * tokens come from an identity provider (checked with its public keys) or from whoever holds the
+ * shared signing secret (an admin script).
  */
 final class SessionRoutes {
 
@@ -28,7 +29,8 @@ final class SessionRoutes {
     private void signIn(Context ctx) {
         if (!devLogin) {
             throw Problem.of(403, "dev-login-off", "Dev login is off",
-                    "this server signs nobody in by name; use a token issued under its signing secret");
+                    "this server signs nobody in by name; use a token from its identity provider, or one issued under "
+                            + "its signing secret");
         }
         UserId user = UserId.of(JsonBody.parse(Endpoints.body(ctx), Set.of("user")).requiredString("user"));
         ChatRoutes.json(ctx, new ApiSession(user.value(), tokens.issue(user)));
