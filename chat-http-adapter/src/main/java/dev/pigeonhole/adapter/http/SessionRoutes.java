@@ -1,7 +1,9 @@
 package dev.pigeonhole.adapter.http;
 
+import static io.javalin.http.HandlerType.GET;
 import static io.javalin.http.HandlerType.POST;
 
+import dev.pigeonhole.adapter.http.dto.ApiCaller;
 import dev.pigeonhole.adapter.http.dto.ApiSession;
 import dev.pigeonhole.domain.model.UserId;
 import io.javalin.http.Context;
@@ -10,7 +12,8 @@ import java.util.Set;
 /**
  * Dev login: a token for whatever name is asked. Only for development and demos; with it off,
  * tokens come from an identity provider (checked with its public keys) or from whoever holds the
- * shared signing secret (an admin script).
+ * shared signing secret (an admin script). Whoever holds a token may ask whom it signs in: a page
+ * handed a provider's token learns its user's name as the server reads it, whatever the claim.
  */
 final class SessionRoutes {
 
@@ -24,6 +27,7 @@ final class SessionRoutes {
 
     void register(Endpoints endpoints) {
         endpoints.forAnyone(POST, "/api/session", this::signIn);
+        endpoints.forCaller(GET, "/api/session", (ctx, caller) -> ChatRoutes.json(ctx, new ApiCaller(caller.value())));
     }
 
     private void signIn(Context ctx) {

@@ -34,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AuthorizationMatrixTest {
 
-    /** Every /api route but the session one, in the shape a member would send it successfully. */
+    /** Every /api route but dev login, in the shape a member would send it successfully. */
     enum Route {
+        CALLER("GET", "/api/session", null, 200),
         CREATE_CHAT("POST", "/api/chats", "{\"members\":[\"{member}\"],\"message\":\"hello\"}", 201),
         LIST_CHATS("GET", "/api/chats", null, 200),
         SEND("POST", "/api/chats/{chat}/messages", "{\"message\":\"hello\"}", 201),

@@ -87,6 +87,8 @@ class IdentityProviderTokensTest {
         ApiClient.Response invalid = asCaller(sign(rsa, valid("casey jones!").build()));
 
         assertThat(casey.json().get("online").toString()).contains("\"casey\"").doesNotContain("Casey");
+        assertThat(api.client.get("/api/session", sign(rsa, valid("Casey").build())).json().get("user").stringValue())
+                .as("whom the token signs in, as the server reads it").isEqualTo("casey");
         assertThat(assertProblem(invalid, 401, "unauthorized").get("detail").stringValue())
                 .contains("names no valid user").contains("1 to");
     }

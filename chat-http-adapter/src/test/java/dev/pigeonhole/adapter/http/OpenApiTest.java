@@ -68,6 +68,8 @@ class OpenApiTest {
         String bob = signIn("bob");
         String carol = signIn("carol");
         String dave = signIn("dave");
+        call(200, "GET", "/api/session", alice, null);
+        call(401, "GET", "/api/session", "not-a-token", null);
         call(400, "POST", "/api/session", null, "{\"user\":\"not a valid id\"}");
         call(400, "POST", "/api/session", null, "{\"user\":\"eve\",\"role\":\"admin\"}");
 
