@@ -5,6 +5,7 @@ import static dev.pigeonhole.adapter.http.SignedTokens.claims;
 import static dev.pigeonhole.adapter.http.SignedTokens.sign;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
@@ -17,6 +18,7 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
@@ -175,6 +177,28 @@ class IdentityProviderTokensTest {
                     .isEqualTo(200);
             assertThat(rotating.fetches()).isEqualTo(2);
             assertThat(detail(rotated.client.get("/api/chats", byFirst))).contains("kid 'first'");
+        }
+    }
+
+    @Test
+    void a_withdrawn_key_stops_working_when_the_cached_set_expires_though_no_new_key_was_named() throws Exception {
+        RSAKey withdrawn = new RSAKeyGenerator(2048).keyID("withdrawn").generate();
+        RSAKey kept = new RSAKeyGenerator(2048).keyID("kept").generate();
+        JwksFetching briefly = JwksFetching.DEFAULTS.withMinRefetchInterval(Duration.ofMillis(50))
+                .withCacheLifetime(Duration.ofMillis(300));
+        try (JwksServer provider = new JwksServer().serve(withdrawn, kept);
+             TestApi cached = TestApi.withTokens(clock -> Tokens.fromJwks(provider.url(), briefly,
+                     IdentityProvider.anyIssuer(), clock))) {
+            String byWithdrawn = sign(withdrawn, claims("mia", cached.now.get()).build());
+            assertThat(cached.client.get("/api/chats", byWithdrawn).status()).isEqualTo(200);
+
+            provider.serve(kept);
+
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> cached.client.get("/api/chats", byWithdrawn).status() == 401);
+            assertThat(detail(cached.client.get("/api/chats", byWithdrawn))).contains("kid 'withdrawn'");
+            assertThat(cached.client.get("/api/chats", sign(kept, claims("mia", cached.now.get()).build())).status())
+                    .isEqualTo(200);
         }
     }
 
