@@ -19,6 +19,7 @@ import dev.pigeonhole.domain.model.UserId;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Arrays;
 import java.util.Date;
 import java.util.HashSet;
 import java.util.Set;
@@ -38,7 +39,7 @@ final class ProviderTokens implements Tokens.Verifier {
     static final Duration CLOCK_SKEW = Duration.ofSeconds(60);
     /** Plain JWTs, and access tokens as RFC 9068 types them; a header without a type is taken too. */
     private static final Set<JOSEObjectType> TYPES = new HashSet<>(
-            java.util.Arrays.asList(JOSEObjectType.JWT, new JOSEObjectType("at+jwt"), null));
+            Arrays.asList(JOSEObjectType.JWT, new JOSEObjectType("at+jwt"), null));
     private static final int RETRY_AFTER_SECONDS = 5;
 
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
