@@ -1,5 +1,6 @@
 package dev.pigeonhole.app;
 
+import dev.pigeonhole.adapter.http.IdentityProvider;
 import dev.pigeonhole.domain.model.consent.AddPolicy;
 import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
@@ -149,9 +150,34 @@ final class ServeCommand implements Callable<Integer> {
                     + "line or an environment can be read by others; never taken from the configuration file")
     String jwtSecret;
 
+    @Option(names = "--jwt-jwks-url", paramLabel = "URL",
+            description = "check tokens with an identity provider's public keys (RS256, ES256) published at this URL, "
+                    + "https (http only on a loopback host); kept 5 minutes, fetched again when a token names an "
+                    + "unknown key, at most twice per 30 s; the server then issues no tokens and dev login is off")
+    String jwtJwksUrl;
+
+    @Option(names = "--jwt-public-key-file", paramLabel = "FILE",
+            description = "check tokens with the identity provider's public key in this file: PEM (BEGIN PUBLIC KEY, "
+                    + "RSA or EC P-256, or BEGIN CERTIFICATE), a JWK or a JWK set; instead of --jwt-jwks-url")
+    Path jwtPublicKeyFile;
+
+    @Option(names = "--jwt-issuer",
+            description = "the iss every token from the identity provider must carry; any if unset")
+    String jwtIssuer;
+
+    @Option(names = "--jwt-audience",
+            description = "a value the aud of every token from the identity provider must hold; any if unset")
+    String jwtAudience;
+
+    @Option(names = "--jwt-user-claim", defaultValue = IdentityProvider.DEFAULT_USER_CLAIM,
+            description = "the claim of a token from the identity provider that names the user, as a user name "
+                    + "(letters, digits, '.', '_', '-'; upper case is read as lower)")
+    String jwtUserClaim;
+
     @Option(names = "--dev-login", arity = "0..1", fallbackValue = "true",
-            description = "let POST /api/session sign anyone in by name; on by default only without a JWT secret, "
-                    + "and then only on a loopback --host: elsewhere it takes --dev-login=true")
+            description = "let POST /api/session sign anyone in by name; on by default only without a JWT secret or "
+                    + "identity provider, and then only on a loopback --host: elsewhere it takes --dev-login=true; "
+                    + "never with an identity provider")
     Boolean devLogin;
 
     @Option(names = "--token-lifetime", defaultValue = "PT12H",
@@ -190,8 +216,8 @@ final class ServeCommand implements Callable<Integer> {
                         .withMaxInvitations(maxInvitations));
         ServerConfig defaults = ServerConfig.defaults();
         ServerConfig config = new ServerConfig(host, port, jwtSecret(),
-                Optional.ofNullable(devLogin), tokenLifetime, maxRequestBytes, defaults.maintenance(), maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings(),
+                Optional.ofNullable(devLogin), jwtProvider(), tokenLifetime, maxRequestBytes, defaults.maintenance(),
+                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, defaults.storeReadings(),
                 ServerConfig.otlpEndpoint(otlpEndpoint), drainTimeout);
 
         Server server = Server.start(app, config, InstantSource.system());
@@ -229,6 +255,34 @@ final class ServeCommand implements Callable<Integer> {
                     + "give a signing secret; keep only the file");
         }
         return Optional.of(TextFile.read(jwtSecretFile, "JWT secret file").strip());
+    }
+
+    /**
+     * From --jwt-jwks-url or --jwt-public-key-file, at most one, and only alone: with a secret as
+     * well, which one checks a token would be left unsaid. The claims' options go with a provider only.
+     */
+    private Optional<JwtProvider> jwtProvider() {
+        boolean fromUrl = jwtJwksUrl != null && !jwtJwksUrl.isBlank();
+        boolean secret = jwtSecretFile != null || (jwtSecret != null && !jwtSecret.isEmpty());
+        int sources = (fromUrl ? 1 : 0) + (jwtPublicKeyFile != null ? 1 : 0) + (secret ? 1 : 0);
+        if (sources > 1) {
+            throw new IllegalArgumentException("give one source of token keys: --jwt-secret-file, --jwt-jwks-url or "
+                    + "--jwt-public-key-file, not several");
+        }
+        IdentityProvider claims = new IdentityProvider(Optional.ofNullable(jwtIssuer).filter(value -> !value.isBlank()),
+                Optional.ofNullable(jwtAudience).filter(value -> !value.isBlank()), jwtUserClaim);
+        if (fromUrl) {
+            return Optional.of(JwtProvider.fromJwks(JwtProvider.jwksUrl(jwtJwksUrl), claims));
+        }
+        if (jwtPublicKeyFile != null) {
+            String keys = TextFile.read(jwtPublicKeyFile, "JWT public key file");
+            return Optional.of(JwtProvider.fromPublicKeys(keys, claims));
+        }
+        if (!claims.equals(IdentityProvider.anyIssuer())) {
+            throw new IllegalArgumentException("--jwt-issuer, --jwt-audience and --jwt-user-claim apply to an identity "
+                    + "provider's tokens: give --jwt-jwks-url or --jwt-public-key-file too");
+        }
+        return Optional.empty();
     }
 
     /**

@@ -107,14 +107,17 @@ public final class Server implements AutoCloseable {
         try {
             // /health answers anyone, so it names the backend but not where it runs.
             String storeKind = describeKind(config);
-            Tokens tokens = server.jwtSecret()
-                    .map(secret -> Tokens.withSecret(secret, server.tokenLifetime(), clock))
+            Tokens tokens = server.jwtProvider().map(provider -> provider.tokens(clock))
+                    .or(() -> server.jwtSecret().map(secret -> Tokens.withSecret(secret, server.tokenLifetime(), clock)))
                     .orElseGet(() -> Tokens.withRandomSecret(server.tokenLifetime(), clock));
             if (server.devLoginOn()) {
-                LOG.warn("DEV LOGIN IS ON: POST /api/session signs anyone in under any name. Configure a JWT secret "
-                        + "(--jwt-secret-file) to turn it off, or --dev-login=false.");
+                LOG.warn("DEV LOGIN IS ON: POST /api/session signs anyone in under any name. Configure an identity "
+                        + "provider (--jwt-jwks-url) or a JWT secret (--jwt-secret-file) to turn it off, or "
+                        + "--dev-login=false.");
             }
-            if (server.jwtSecret().isEmpty()) {
+            server.jwtProvider().ifPresent(provider -> LOG.info("Tokens come from the identity provider: {}; this "
+                    + "server issues none", provider.describe()));
+            if (server.jwtSecret().isEmpty() && server.jwtProvider().isEmpty()) {
                 LOG.warn("No JWT secret configured: tokens are signed with a secret made up for this process; they "
                         + "stop working when it restarts and no other instance accepts them.");
             }

@@ -15,8 +15,11 @@ import java.util.Optional;
  * How the server listens and signs people in, already validated.
  *
  * @param jwtSecret   the HS256 secret every instance shares; without one, each process makes up its own
- * @param devLogin    sign in by name alone; empty means the default: on exactly when there is no secret, and
- *                    then only on a loopback host, since anyone who reaches it could sign in as anyone
+ * @param devLogin    sign in by name alone; empty means the default: on exactly when no key is configured
+ *                    (neither a secret nor an identity provider), and then only on a loopback host, since
+ *                    anyone who reaches it could sign in as anyone
+ * @param jwtProvider an identity provider whose tokens are checked with its public keys; the server then
+ *                    issues none, so it goes with neither a secret nor dev login
  * @param maintenance how often an instance tries to take the maintenance lease and prune presence
  * @param maxLiveConnections live connections one user may hold open on this instance
  * @param maxUnsentBytes     bytes of frames a live connection may have waiting to be written
@@ -29,6 +32,7 @@ import java.util.Optional;
  * @param drainTimeout       how long a stopping server waits for the requests in flight before it cuts them off
  */
 public record ServerConfig(String host, int port, Optional<String> jwtSecret, Optional<Boolean> devLogin,
+                           Optional<JwtProvider> jwtProvider,
                            Duration tokenLifetime, int maxRequestBytes, Duration maintenance, int maxLiveConnections,
                            int maxUnsentBytes, Duration headerTimeout, int maxConnectionsPerAddress,
                            Duration storeReadings, Optional<URI> otlpEndpoint, Duration drainTimeout) {
@@ -48,10 +52,19 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
             }
         });
         Objects.requireNonNull(devLogin, "devLogin");
-        if (devLogin.isEmpty() && jwtSecret.isEmpty() && !isLoopback(host)) {
+        Objects.requireNonNull(jwtProvider, "jwtProvider");
+        if (jwtProvider.isPresent() && jwtSecret.isPresent()) {
+            throw new IllegalArgumentException("tokens are checked with one kind of key: give a JWT secret "
+                    + "(--jwt-secret-file) or an identity provider (--jwt-jwks-url, --jwt-public-key-file), not both");
+        }
+        if (jwtProvider.isPresent() && devLogin.orElse(false)) {
+            throw new IllegalArgumentException("--dev-login=true cannot go with an identity provider: this server holds "
+                    + "no key to sign a token with");
+        }
+        if (devLogin.isEmpty() && jwtSecret.isEmpty() && jwtProvider.isEmpty() && !isLoopback(host)) {
             throw new IllegalArgumentException("dev login lets anyone sign in as anyone, so it is on by default only "
                     + "for a loopback host, not " + host + ". Give --dev-login=true to run it there anyway, or "
-                    + "configure a signing secret (--jwt-secret-file)");
+                    + "configure a signing secret (--jwt-secret-file) or an identity provider (--jwt-jwks-url)");
         }
         if (tokenLifetime.isNegative() || tokenLifetime.isZero()) {
             throw new IllegalArgumentException("the token lifetime must be positive, not " + tokenLifetime);
@@ -88,7 +101,8 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
 
     /** Loopback on 8080, dev login on, a secret made up per process: a laptop's server. */
     public static ServerConfig defaults() {
-        return new ServerConfig("127.0.0.1", DEFAULT_PORT, Optional.empty(), Optional.empty(), Tokens.DEFAULT_LIFETIME,
+        return new ServerConfig("127.0.0.1", DEFAULT_PORT, Optional.empty(), Optional.empty(), Optional.empty(),
+                Tokens.DEFAULT_LIFETIME,
                 HttpSettings.DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30), HttpSettings.DEFAULT_MAX_LIVE_CONNECTIONS,
                 HttpSettings.DEFAULT_MAX_UNSENT_BYTES, HttpSettings.DEFAULT_HEADER_TIMEOUT,
                 HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, HttpSettings.DEFAULT_STORE_READINGS_EVERY,
@@ -125,7 +139,7 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
     }
 
     public boolean devLoginOn() {
-        return devLogin.orElse(jwtSecret.isEmpty());
+        return devLogin.orElse(jwtSecret.isEmpty() && jwtProvider.isEmpty());
     }
 
     /**
@@ -150,54 +164,65 @@ public record ServerConfig(String host, int port, Optional<String> jwtSecret, Op
     }
 
     public ServerConfig withHost(String value) {
-        return new ServerConfig(value, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
+        return new ServerConfig(value, port, jwtSecret, devLogin, jwtProvider, tokenLifetime,
+                maxRequestBytes, maintenance, maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress,
+                storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withPort(int value) {
-        return new ServerConfig(host, value, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
+        return new ServerConfig(host, value, jwtSecret, devLogin, jwtProvider, tokenLifetime,
+                maxRequestBytes, maintenance, maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress,
+                storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withJwtSecret(String value) {
-        return new ServerConfig(host, port, Optional.of(value), devLogin, tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
+        return new ServerConfig(host, port, Optional.of(value), devLogin, jwtProvider, tokenLifetime,
+                maxRequestBytes, maintenance, maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress,
+                storeReadings, otlpEndpoint, drainTimeout);
+    }
+
+    public ServerConfig withJwtProvider(JwtProvider value) {
+        return new ServerConfig(host, port, jwtSecret, devLogin, Optional.of(value), tokenLifetime, maxRequestBytes,
+                maintenance, maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings,
+                otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withDevLogin(boolean value) {
-        return new ServerConfig(host, port, jwtSecret, Optional.of(value), tokenLifetime, maxRequestBytes, maintenance, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
+        return new ServerConfig(host, port, jwtSecret, Optional.of(value), jwtProvider, tokenLifetime,
+                maxRequestBytes, maintenance, maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress,
+                storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withMaxLiveConnections(int value) {
-        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance, value,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
+        return new ServerConfig(host, port, jwtSecret, devLogin, jwtProvider, tokenLifetime, maxRequestBytes, maintenance,
+                value, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withMaintenance(Duration value) {
-        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, value, maxLiveConnections,
-                maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint, drainTimeout);
+        return new ServerConfig(host, port, jwtSecret, devLogin, jwtProvider, tokenLifetime, maxRequestBytes, value,
+                maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings, otlpEndpoint,
+                drainTimeout);
     }
 
     public ServerConfig withMaxConnectionsPerAddress(int value) {
-        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
+        return new ServerConfig(host, port, jwtSecret, devLogin, jwtProvider, tokenLifetime, maxRequestBytes, maintenance,
                 maxLiveConnections, maxUnsentBytes, headerTimeout, value, storeReadings, otlpEndpoint, drainTimeout);
     }
 
     public ServerConfig withStoreReadings(Duration value) {
-        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
+        return new ServerConfig(host, port, jwtSecret, devLogin, jwtProvider, tokenLifetime, maxRequestBytes, maintenance,
                 maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, value, otlpEndpoint,
                 drainTimeout);
     }
 
     public ServerConfig withOtlpEndpoint(URI value) {
-        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
+        return new ServerConfig(host, port, jwtSecret, devLogin, jwtProvider, tokenLifetime, maxRequestBytes, maintenance,
                 maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings,
                 Optional.of(value), drainTimeout);
     }
 
     public ServerConfig withDrainTimeout(Duration value) {
-        return new ServerConfig(host, port, jwtSecret, devLogin, tokenLifetime, maxRequestBytes, maintenance,
+        return new ServerConfig(host, port, jwtSecret, devLogin, jwtProvider, tokenLifetime, maxRequestBytes, maintenance,
                 maxLiveConnections, maxUnsentBytes, headerTimeout, maxConnectionsPerAddress, storeReadings,
                 otlpEndpoint, value);
     }

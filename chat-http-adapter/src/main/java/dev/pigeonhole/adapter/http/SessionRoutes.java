@@ -1,7 +1,9 @@
 package dev.pigeonhole.adapter.http;
 
+import static io.javalin.http.HandlerType.GET;
 import static io.javalin.http.HandlerType.POST;
 
+import dev.pigeonhole.adapter.http.dto.ApiCaller;
 import dev.pigeonhole.adapter.http.dto.ApiSession;
 import dev.pigeonhole.domain.model.UserId;
 import io.javalin.http.Context;
@@ -9,7 +11,9 @@ import java.util.Set;
 
 /**
  * Dev login: a token for whatever name is asked. Only for development and demos; with it off,
- * tokens come from whoever holds the signing secret (an identity provider, an admin script).
+ * tokens come from an identity provider (checked with its public keys) or from whoever holds the
+ * shared signing secret (an admin script). Whoever holds a token may ask whom it signs in: a page
+ * handed a provider's token learns its user's name as the server reads it, whatever the claim.
  */
 final class SessionRoutes {
 
@@ -23,12 +27,14 @@ final class SessionRoutes {
 
     void register(Endpoints endpoints) {
         endpoints.forAnyone(POST, "/api/session", this::signIn);
+        endpoints.forCaller(GET, "/api/session", (ctx, caller) -> ChatRoutes.json(ctx, new ApiCaller(caller.value())));
     }
 
     private void signIn(Context ctx) {
         if (!devLogin) {
             throw Problem.of(403, "dev-login-off", "Dev login is off",
-                    "this server signs nobody in by name; use a token issued under its signing secret");
+                    "this server signs nobody in by name; use a token from its identity provider, or one issued under "
+                            + "its signing secret");
         }
         UserId user = UserId.of(JsonBody.parse(Endpoints.body(ctx), Set.of("user")).requiredString("user"));
         ChatRoutes.json(ctx, new ApiSession(user.value(), tokens.issue(user)));

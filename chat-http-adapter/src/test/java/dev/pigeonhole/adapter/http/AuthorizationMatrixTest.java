@@ -1,5 +1,7 @@
 package dev.pigeonhole.adapter.http;
 
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.limits.Limits;
 import org.junit.jupiter.api.AfterAll;
@@ -32,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AuthorizationMatrixTest {
 
-    /** Every /api route but the session one, in the shape a member would send it successfully. */
+    /** Every /api route but dev login, in the shape a member would send it successfully. */
     enum Route {
+        CALLER("GET", "/api/session", null, 200),
         CREATE_CHAT("POST", "/api/chats", "{\"members\":[\"{member}\"],\"message\":\"hello\"}", 201),
         LIST_CHATS("GET", "/api/chats", null, 200),
         SEND("POST", "/api/chats/{chat}/messages", "{\"message\":\"hello\"}", 201),
@@ -152,6 +155,24 @@ class AuthorizationMatrixTest {
         assertThat(problem.get("detail").stringValue()).containsIgnoringCase(reasonOf(credential));
         assertNothingLeaks(response);
         assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void when_the_identity_providers_keys_cannot_be_had_every_route_says_503_and_changes_nothing() throws Exception {
+        JwksServer gone = new JwksServer();
+        gone.close();
+        RSAKey key = new RSAKeyGenerator(2048).keyID("k").generate();
+        try (TestApi cut = TestApi.withTokens(clock -> Tokens.fromJwks(gone.url(), JwksFetching.DEFAULTS,
+                IdentityProvider.anyIssuer(), clock))) {
+            String token = SignedTokens.sign(key, SignedTokens.claims(owner, cut.now.get()).build());
+            for (Route route : Route.values()) {
+                ApiClient.Response response = cut.client.send(route.method, path(route, owner), token, body(route));
+
+                // Not the client's fault: its token may be good, so no 401 that would send it to sign in again.
+                assertProblem(response, 503, "auth-unavailable");
+                assertThat(response.header("Retry-After")).as("%s", route).isPresent();
+            }
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -324,7 +324,7 @@ class BadInputTest {
                         "method-not-allowed"),
                 Case.of("the take that reading replaced", "POST", "/api/mailbox/take", null, 404, "no-such-route"),
                 Case.of("PATCH on messages", "PATCH", ROOM + "/messages", message("hi"), 405, "method-not-allowed"),
-                Case.of("GET on the session", "GET", "/api/session", null, 405, "method-not-allowed"),
+                Case.of("DELETE on the session", "DELETE", "/api/session", null, 405, "method-not-allowed"),
                 Case.of("GET on the members", "GET", ROOM + "/members", null, 405, "method-not-allowed"),
                 Case.of("POST on the event stream", "POST", "/api/events", null, 405, "method-not-allowed"),
                 Case.of("DELETE on the invitations", "DELETE", "/api/invitations", null, 405, "method-not-allowed"),

@@ -68,6 +68,8 @@ class OpenApiTest {
         String bob = signIn("bob");
         String carol = signIn("carol");
         String dave = signIn("dave");
+        call(200, "GET", "/api/session", alice, null);
+        call(401, "GET", "/api/session", "not-a-token", null);
         call(400, "POST", "/api/session", null, "{\"user\":\"not a valid id\"}");
         call(400, "POST", "/api/session", null, "{\"user\":\"eve\",\"role\":\"admin\"}");
 
@@ -178,6 +180,7 @@ class OpenApiTest {
 
         // A stopping server's answers take one of its own too, held stopping by a request in flight.
         stopping();
+        keysUnavailable();
 
         // Dev login off is configuration, so it takes a server of its own.
         try (TestApi locked = TestApi.start(Limits.DEFAULTS, HttpSettings.defaults(false))) {
@@ -340,6 +343,21 @@ class OpenApiTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted while a server stopped", e);
+        }
+    }
+
+    /** What a server says when its identity provider's keys cannot be fetched: 503, for every route that takes a token. */
+    private void keysUnavailable() {
+        JwksServer gone = new JwksServer();
+        gone.close();
+        try (TestApi cut = TestApi.withTokens(clock -> Tokens.fromJwks(gone.url(), JwksFetching.DEFAULTS,
+                IdentityProvider.anyIssuer(), clock))) {
+            String token = SignedTokens.sign(new com.nimbusds.jose.jwk.gen.RSAKeyGenerator(2048).keyID("k").generate(),
+                    SignedTokens.claims("alice", cut.now.get()).build());
+            ApiClient.Response answer = exchange(cut.client, 503, "GET", "/api/chats", token, null);
+            assertThat(answer.body()).contains("/problems/auth-unavailable");
+        } catch (com.nimbusds.jose.JOSEException e) {
+            throw new AssertionError(e);
         }
     }
 

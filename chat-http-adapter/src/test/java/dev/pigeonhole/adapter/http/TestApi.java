@@ -28,6 +28,7 @@ import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import static org.awaitility.Awaitility.await;
@@ -57,6 +58,12 @@ final class TestApi implements AutoCloseable {
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     private TestApi(Limits limits, ConsentLimits consentLimits, HttpSettings settings, UnaryOperator<UseCases> decorate) {
+        this(limits, consentLimits, settings, decorate,
+                clock -> Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock));
+    }
+
+    private TestApi(Limits limits, ConsentLimits consentLimits, HttpSettings settings, UnaryOperator<UseCases> decorate,
+                    Function<InstantSource, Tokens> tokensOn) {
         InstantSource clock = now::get;
         InMemoryChannels channels = new InMemoryChannels();
         InMemoryChats store = new InMemoryChats(limits, channels);
@@ -74,7 +81,7 @@ final class TestApi implements AutoCloseable {
                 new ConsentUseCases(consent, chats, consent, consent, consent),
                 new PresenceUseCases(presence, presence),
                 new LiveUseCases(new LiveService(multiplexer, store, clock))));
-        tokens = Tokens.withSecret("a test secret that is long enough for HS256!", Duration.ofHours(1), clock);
+        tokens = tokensOn.apply(clock);
         StoreHealth health = () -> {
             healthChecks.incrementAndGet();
             return new StoreHealth.Status(storeUp.get(), "memory", storeUp.get() ? "answering" : "switched off");
@@ -108,6 +115,12 @@ final class TestApi implements AutoCloseable {
     /** With some use cases wrapped, to hold a request at a known point. */
     static TestApi start(UnaryOperator<UseCases> decorate) {
         return new TestApi(LIMITS, BOOK_CONSENT, settings(), decorate);
+    }
+
+    /** With tokens checked as an identity provider's are, on the test's clock; dev login off, as it then is. */
+    static TestApi withTokens(Function<InstantSource, Tokens> tokensOn) {
+        return new TestApi(LIMITS, BOOK_CONSENT, HttpSettings.defaults(false).withStoreReadingsEvery(STORE_READINGS_EVERY),
+                UnaryOperator.identity(), tokensOn);
     }
 
     /** As the server runs by default: a stranger's add is an invitation ({@link ConsentLimits#DEFAULTS}). */

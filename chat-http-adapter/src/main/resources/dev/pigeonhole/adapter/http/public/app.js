@@ -9,7 +9,7 @@ import { onInvitationAction } from './invitations.js';
 import { askToLeave, createChat, invite, joinChat, onLeaveDialogClosed, showNewChat } from './membership.js';
 import { onBlockedAction, onPolicyChange } from './reach.js';
 import { onComposerKey, onPendingAction, submitMessage } from './sending.js';
-import { endSession, resumeSession, showConnection, signIn } from './session.js';
+import { endSession, resumeSession, showConnection, signIn, signInWithHandedToken } from './session.js';
 import { follow, whenBrowserOnline, whenTabShown } from './sync.js';
 import * as ui from './ui.js';
 
@@ -53,9 +53,12 @@ document.addEventListener('visibilitychange', whenTabShown);
 window.addEventListener('online', whenBrowserOnline);
 window.addEventListener('offline', showConnection);
 
-const resumed = resumeSession();
+// A token handed in the address wins over one this tab kept: it is the sign-in just made, and
+// when the server refuses it the sign-in form says why rather than an older session taking over.
+const handed = location.hash.startsWith('#token=');
+const resumed = handed ? await signInWithHandedToken() : resumeSession();
 if (resumed) {
   follow(resumed);
-} else {
+} else if (!handed) {
   ui.showSignIn();
 }

@@ -59,6 +59,26 @@ export async function signIn(event) {
   }
 }
 
+/**
+ * A token the page was handed in its address, `#token=<jwt>`: an identity provider's sign-in
+ * sends people here with one. A fragment never reaches a server or a Referer, and it is wiped
+ * from the address and the history at once; the server says whom the token names. Returns the
+ * new session, or null when the server refused it (the sign-in form then says why).
+ */
+export async function signInWithHandedToken() {
+  const token = decodeURIComponent(location.hash.slice('#token='.length));
+  history.replaceState(null, '', location.pathname + location.search);
+  try {
+    const { user } = await api.caller(token);
+    savedSession.save(user, token);
+    return startSession(user, token);
+  } catch (error) {
+    ui.showSignIn();
+    ui.setFieldError(els.signinError, error.detail ?? error.message);
+    return null;
+  }
+}
+
 /** The session this tab signed in earlier, if it kept one; null otherwise. */
 export function resumeSession() {
   const saved = savedSession.load();
