@@ -143,7 +143,8 @@ public final class PostgresStore implements AutoCloseable {
         }
     }
 
-    private static Properties driverProperties(PostgresSettings settings) {
+    /** What every connection is opened with besides the URL, the user and the password. */
+    static Properties driverProperties(PostgresSettings settings) {
         Properties properties = new Properties();
         properties.setProperty("currentSchema", settings.schema());
         properties.setProperty("ApplicationName", "pigeonhole");
@@ -153,6 +154,7 @@ public final class PostgresStore implements AutoCloseable {
         properties.setProperty("connectTimeout", Long.toString(seconds(settings.connectTimeout())));
         properties.setProperty("socketTimeout", Long.toString(seconds(settings.statementTimeout()) + 2));
         properties.setProperty("tcpKeepAlive", "true");
+        settings.ssl().addTo(properties);
         return properties;
     }
 
