@@ -197,7 +197,8 @@ public final class Main implements Runnable {
             }
             if (store == StoreKind.POSTGRES) {
                 return defaults.withPostgres(PostgresSettings.of(postgresUrl, postgresUser, postgresPassword())
-                        .withSchema(postgresSchema).withPoolSize(postgresPoolSize).withSsl(postgresSsl()));
+                        .withSchema(postgresSchema).withPoolSize(postgresPoolSize)
+                        .withSsl(PostgresSsl.of(postgresSslMode, postgresSslRootCert)));
             }
             RedisSettings.Endpoint endpoint = cluster == null || cluster.isBlank()
                     ? RedisSettings.Endpoint.single(url)
@@ -217,14 +218,6 @@ public final class Main implements Runnable {
                 return TextFile.read(postgresPasswordFile, "PostgreSQL password file").strip();
             }
             return Optional.ofNullable(System.getenv("PIGEONHOLE_POSTGRES_PASSWORD")).orElse("");
-        }
-
-        /** The CA file is read here, so that one that cannot be is a bad value, not a database that does not answer. */
-        private PostgresSsl postgresSsl() {
-            if (postgresSslRootCert != null) {
-                TextFile.checkReadable(postgresSslRootCert, "PostgreSQL CA file");
-            }
-            return PostgresSsl.of(postgresSslMode, postgresSslRootCert);
         }
 
         String describe() {

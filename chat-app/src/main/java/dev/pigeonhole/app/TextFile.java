@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** A file an option names (the configuration, a secret, a CA), read whole, or refused in one line that names it. */
+/** A file an option names (the configuration, a secret), read whole, or refused in one line that names it. */
 final class TextFile {
 
     private TextFile() {
@@ -24,19 +24,6 @@ final class TextFile {
             throw refusal(file, what, "permission denied");
         } catch (CharacterCodingException e) {
             throw refusal(file, what, "it is not UTF-8 text");
-        } catch (IOException e) {
-            throw refusal(file, what, e.getMessage());
-        }
-    }
-
-    /** Refuses {@code file} as {@link #read} would when it cannot be read; what it holds is for its reader to judge. */
-    static void checkReadable(Path file, String what) {
-        try (var opened = Files.newInputStream(file)) {
-            opened.read();
-        } catch (NoSuchFileException e) {
-            throw refusal(file, what, "no such file");
-        } catch (AccessDeniedException e) {
-            throw refusal(file, what, "permission denied");
         } catch (IOException e) {
             throw refusal(file, what, e.getMessage());
         }

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code --postgres-sslmode} and {@code --postgres-ssl-root-cert} as an operator gives them, on a
  * PostgreSQL of this class's own that offers SSL with a CA made for it: the right CA and
  * {@code verify-full} play the book's scenario; the wrong CA, or {@code require} against a server
- * without SSL, is exit status 3 and one line saying so; a CA file that cannot be read, or settings
- * the URL contradicts, are exit status 2 before anything is tried. No line shows the password.
+ * without SSL, is exit status 3 and one line saying so; a CA file that cannot be read or holds no
+ * certificate, or settings the URL contradicts, are exit status 2 before anything is tried. No line shows the password.
  */
 class PostgresSslCommandTest {
 
@@ -90,6 +90,18 @@ class PostgresSslCommandTest {
         assertThat(outcome.status()).isEqualTo(2);
         assertThat(outcome.errLines()).containsExactly(
                 "pigeonhole: cannot read the PostgreSQL CA file " + missing + ": no such file");
+    }
+
+    @Test
+    void a_ca_file_that_holds_no_certificate_is_exit_status_2_naming_it() throws IOException {
+        Path text = Files.writeString(dir.resolve("not-a-ca.pem"), "not a certificate\n");
+
+        CommandRun outcome = postgres("serve", server.server(), server.certificates().certifiedUrl(),
+                "--postgres-sslmode", "verify-full", "--postgres-ssl-root-cert", text.toString());
+
+        assertThat(outcome.status()).isEqualTo(2);
+        assertThat(outcome.errLines()).containsExactly("pigeonhole: cannot read the PostgreSQL CA file " + text
+                + ": it holds no X.509 certificate, PEM or DER");
     }
 
     @Test

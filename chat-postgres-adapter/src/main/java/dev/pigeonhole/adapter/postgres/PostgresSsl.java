@@ -4,7 +4,14 @@ import org.postgresql.Driver;
 import org.postgresql.jdbc.SslMode;
 import org.postgresql.util.PSQLException;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -101,6 +108,31 @@ public record PostgresSsl(Optional<Mode> mode, Optional<Path> rootCert) {
         }
     }
 
+    /**
+     * Reads the CA file, if one is set, as PgJDBC will (X.509 certificates, PEM or DER), so that a
+     * file it could not use is refused as a bad setting before a connection is tried, rather than
+     * taken for a database that does not answer.
+     */
+    void checkRootCert() {
+        if (rootCert.isEmpty()) {
+            return;
+        }
+        Path file = rootCert.get();
+        try (InputStream in = Files.newInputStream(file)) {
+            if (CertificateFactory.getInstance("X.509").generateCertificates(in).isEmpty()) {
+                throw unusable(file, "it holds no certificate");
+            }
+        } catch (NoSuchFileException e) {
+            throw unusable(file, "no such file");
+        } catch (AccessDeniedException e) {
+            throw unusable(file, "permission denied");
+        } catch (IOException e) {
+            throw unusable(file, e.getMessage());
+        } catch (CertificateException e) {
+            throw unusable(file, "it holds no X.509 certificate, PEM or DER");
+        }
+    }
+
     /** Adds what is set, and only that, to a connection's properties. */
     void addTo(Properties properties) {
         mode.ifPresent(value -> properties.setProperty(SSLMODE, value.value()));
@@ -114,6 +146,10 @@ public record PostgresSsl(Optional<Mode> mode, Optional<Path> rootCert) {
         }
         return Stream.concat(mode.map(value -> SSLMODE + "=" + value.value()).stream(),
                 rootCert.map(value -> SSLROOTCERT + "=" + value).stream()).collect(Collectors.joining(", "));
+    }
+
+    private static IllegalArgumentException unusable(Path file, String why) {
+        return new IllegalArgumentException("cannot read the PostgreSQL CA file " + file + ": " + why);
     }
 
     private static IllegalArgumentException givenTwice(String name, String inUrl, String given) {

@@ -34,6 +34,7 @@ public final class PostgresStore implements AutoCloseable {
      * Opens the pool and, unless told not to, migrates the schema.
      *
      * @throws StoreUnavailableException if the database does not answer, or refuses the settings
+     * @throws IllegalArgumentException  if the settings name a CA file that cannot be read as one
      */
     public PostgresStore(PostgresSettings settings) {
         this(settings, null);
@@ -46,6 +47,7 @@ public final class PostgresStore implements AutoCloseable {
      */
     public PostgresStore(PostgresSettings settings, MeterRegistry metrics) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        settings.ssl().checkRootCert();
         this.pool = open(settings, metrics);
         try {
             if (settings.migrate()) {

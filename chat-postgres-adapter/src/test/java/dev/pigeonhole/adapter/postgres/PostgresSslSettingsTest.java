@@ -1,7 +1,10 @@
 package dev.pigeonhole.adapter.postgres;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 
@@ -54,6 +57,24 @@ class PostgresSslSettingsTest {
         assertThat(settings(URL + "?sslmode=verify-ca", PostgresSsl.of(null, CA)).ssl().rootCert()).contains(CA);
         assertThat(settings(URL + "?ssl=true", PostgresSsl.of(null, CA)).ssl().rootCert())
                 .as("ssl=true alone is verify-full to PgJDBC").contains(CA);
+    }
+
+    @Test
+    void a_ca_file_that_is_missing_or_holds_no_certificate_is_refused_before_any_connection(@TempDir Path dir)
+            throws IOException {
+        Path missing = dir.resolve("missing.pem");
+        Path text = Files.writeString(dir.resolve("not-a-ca.pem"), "not a certificate\n");
+        // No server listens at this URL: the refusal comes before a connection is tried.
+        String nowhere = "jdbc:postgresql://127.0.0.1:1/pigeonhole";
+
+        assertThatThrownBy(() -> new PostgresStore(settings(nowhere, PostgresSsl.of(PostgresSsl.Mode.VERIFY_FULL,
+                missing))).close())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("cannot read the PostgreSQL CA file " + missing + ": no such file");
+        assertThatThrownBy(() -> new PostgresStore(settings(nowhere, PostgresSsl.of(PostgresSsl.Mode.VERIFY_FULL,
+                text))).close())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("cannot read the PostgreSQL CA file " + text + ": it holds no X.509 certificate, PEM or DER");
     }
 
     @Test
