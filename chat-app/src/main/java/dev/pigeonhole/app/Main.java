@@ -1,6 +1,7 @@
 package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
+import dev.pigeonhole.adapter.postgres.PostgresSsl;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.domain.model.InvalidInputException;
@@ -148,6 +149,16 @@ public final class Main implements Runnable {
                 description = "connections in the PostgreSQL pool")
         int postgresPoolSize;
 
+        @Option(names = "--postgres-sslmode", converter = SslModeOption.class,
+                description = "disable, allow, prefer, require, verify-ca or verify-full, PgJDBC's sslmode; unset, "
+                        + "the URL's, else PgJDBC's prefer: encrypted if the server offers SSL, no certificate checked")
+        PostgresSsl.Mode postgresSslMode;
+
+        @Option(names = "--postgres-ssl-root-cert",
+                description = "the certificate of the CA that signed the PostgreSQL server's (PgJDBC's sslrootcert), "
+                        + "read with sslmode verify-ca or verify-full; unset, ~/.postgresql/root.crt")
+        Path postgresSslRootCert;
+
         @Option(names = "--redis-client", defaultValue = "lettuce",
                 description = "jedis, lettuce, redisson or glide")
         RedisClientKind client;
@@ -186,7 +197,8 @@ public final class Main implements Runnable {
             }
             if (store == StoreKind.POSTGRES) {
                 return defaults.withPostgres(PostgresSettings.of(postgresUrl, postgresUser, postgresPassword())
-                        .withSchema(postgresSchema).withPoolSize(postgresPoolSize));
+                        .withSchema(postgresSchema).withPoolSize(postgresPoolSize)
+                        .withSsl(PostgresSsl.of(postgresSslMode, postgresSslRootCert)));
             }
             RedisSettings.Endpoint endpoint = cluster == null || cluster.isBlank()
                     ? RedisSettings.Endpoint.single(url)

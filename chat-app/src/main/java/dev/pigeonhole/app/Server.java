@@ -231,7 +231,9 @@ public final class Server implements AutoCloseable {
             case REDIS -> "redis (" + config.redis().client().name().toLowerCase() + ", "
                     + config.redis().layout().name().toLowerCase() + " keys, " + config.redis().endpoint() + ")";
             case POSTGRES -> "postgres (" + config.postgres().orElseThrow().endpoint() + ", schema "
-                    + config.postgres().orElseThrow().schema() + ")";
+                    + config.postgres().orElseThrow().schema()
+                    + config.postgres().orElseThrow().ssl().mode().map(mode -> ", sslmode " + mode.value()).orElse("")
+                    + ")";
         };
     }
 

@@ -81,6 +81,11 @@ public final class ServerProcess implements AutoCloseable {
         return port;
     }
 
+    /** The server's own directory, where its preparation left what it made; deleted when it closes. */
+    public Path dir() {
+        return dir;
+    }
+
     public synchronized boolean isRunning() {
         return process != null && process.isAlive();
     }
@@ -149,23 +154,27 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     private void prepare() {
-        List<String> preparation = recipe.preparation(dir);
-        if (preparation.isEmpty()) {
-            return;
+        for (List<String> step : recipe.preparation(dir)) {
+            run(step);
         }
-        List<String> command = asUser(preparation);
-        Path log = dir.resolve(Path.of(preparation.getFirst()).getFileName() + ".log");
+    }
+
+    /** One command of the preparation; its output is appended to a log named after the program. */
+    private void run(List<String> step) {
+        List<String> command = asUser(step);
+        Path log = dir.resolve(Path.of(step.getFirst()).getFileName() + ".log");
+        long logStart = sizeOf(log);
         try {
             Process prepared = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             if (!prepared.waitFor(recipe.startTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
                 prepared.destroyForcibly();
                 throw new IllegalStateException(String.join(" ", command) + " did not finish within "
-                        + recipe.startTimeout().toSeconds() + " s:\n" + tail(log, 0));
+                        + recipe.startTimeout().toSeconds() + " s:\n" + tail(log, logStart));
             }
             if (prepared.exitValue() != 0) {
                 throw new IllegalStateException(String.join(" ", command) + " exited with " + prepared.exitValue()
-                        + ":\n" + tail(log, 0));
+                        + ":\n" + tail(log, logStart));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + command, e);

@@ -17,8 +17,11 @@ public interface ServerRecipe {
     /** Whether the server this process started answers on {@code port} yet, or another one does. */
     Readiness probe(int port, long pid, Path dir);
 
-    /** A command run to its end once, in the new directory, before the server first starts; none by default. */
-    default List<String> preparation(Path dir) {
+    /**
+     * Commands run to their end once, in order, in the new directory and as the server's user,
+     * before the server first starts (making its data, its certificates); none by default.
+     */
+    default List<List<String>> preparation(Path dir) {
         return List.of();
     }
 

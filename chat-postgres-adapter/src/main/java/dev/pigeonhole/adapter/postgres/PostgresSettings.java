@@ -15,9 +15,11 @@ import java.util.regex.Pattern;
  * @param connectTimeout   how long opening or borrowing a connection may take
  * @param statementTimeout how long one statement may run before the database cancels it
  * @param migrate          whether {@link PostgresStore} applies the migrations when it starts
+ * @param ssl              PgJDBC's {@code sslmode} and {@code sslrootcert}, where the URL leaves them out
  */
 public record PostgresSettings(String url, String user, String password, String schema, int poolSize,
-                               Duration connectTimeout, Duration statementTimeout, boolean migrate) {
+                               Duration connectTimeout, Duration statementTimeout, boolean migrate,
+                               PostgresSsl ssl) {
 
     public static final String DEFAULT_SCHEMA = "pigeonhole";
     /** Room for the live catch-ups a server allows at once (16) and the requests beside them. */
@@ -32,6 +34,7 @@ public record PostgresSettings(String url, String user, String password, String 
         Objects.requireNonNull(password, "password");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(statementTimeout, "statementTimeout");
+        Objects.requireNonNull(ssl, "ssl");
         if (!url.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException("a PostgreSQL URL starts with jdbc:postgresql:, not " + safeUrl(url));
         }
@@ -48,29 +51,42 @@ public record PostgresSettings(String url, String user, String password, String 
         if (statementTimeout.toMillis() < 1) {
             throw new IllegalArgumentException("the statement timeout is at least 1 ms, not " + statementTimeout);
         }
+        ssl.checkAgainst(url);
     }
 
-    /** The defaults: schema {@value #DEFAULT_SCHEMA}, 32 connections, 2 s to connect, 5 s a statement, migrations on. */
+    /**
+     * The defaults: schema {@value #DEFAULT_SCHEMA}, 32 connections, 2 s to connect, 5 s a statement,
+     * migrations on, SSL as the URL or PgJDBC says.
+     */
     public static PostgresSettings of(String url, String user, String password) {
         return new PostgresSettings(url, user, password, DEFAULT_SCHEMA, DEFAULT_POOL_SIZE, Duration.ofSeconds(2),
-                Duration.ofSeconds(5), true);
+                Duration.ofSeconds(5), true, PostgresSsl.DRIVER_DEFAULTS);
     }
 
     public PostgresSettings withSchema(String value) {
-        return new PostgresSettings(url, user, password, value, poolSize, connectTimeout, statementTimeout, migrate);
+        return new PostgresSettings(url, user, password, value, poolSize, connectTimeout, statementTimeout, migrate,
+                ssl);
     }
 
     public PostgresSettings withPoolSize(int value) {
-        return new PostgresSettings(url, user, password, schema, value, connectTimeout, statementTimeout, migrate);
+        return new PostgresSettings(url, user, password, schema, value, connectTimeout, statementTimeout, migrate,
+                ssl);
     }
 
     public PostgresSettings withTimeouts(Duration connect, Duration statement) {
-        return new PostgresSettings(url, user, password, schema, poolSize, connect, statement, migrate);
+        return new PostgresSettings(url, user, password, schema, poolSize, connect, statement, migrate, ssl);
     }
 
     /** Whether to apply the migrations at start; off when a deployment migrates on its own. */
     public PostgresSettings withMigrate(boolean value) {
-        return new PostgresSettings(url, user, password, schema, poolSize, connectTimeout, statementTimeout, value);
+        return new PostgresSettings(url, user, password, schema, poolSize, connectTimeout, statementTimeout, value,
+                ssl);
+    }
+
+    /** How the connections use SSL, besides what the URL says; refused if the two disagree. */
+    public PostgresSettings withSsl(PostgresSsl value) {
+        return new PostgresSettings(url, user, password, schema, poolSize, connectTimeout, statementTimeout, migrate,
+                value);
     }
 
     /** The URL without anything after {@code ?}, where a password may hide: what messages show. */
@@ -82,7 +98,7 @@ public record PostgresSettings(String url, String user, String password, String 
     public String toString() {
         return "PostgresSettings[" + endpoint() + ", user=" + user + ", schema=" + schema + ", poolSize=" + poolSize
                 + ", connectTimeout=" + connectTimeout + ", statementTimeout=" + statementTimeout
-                + ", migrate=" + migrate + "]";
+                + ", migrate=" + migrate + ", ssl=" + ssl + "]";
     }
 
     private static String safeUrl(String url) {

@@ -34,6 +34,7 @@ public final class PostgresStore implements AutoCloseable {
      * Opens the pool and, unless told not to, migrates the schema.
      *
      * @throws StoreUnavailableException if the database does not answer, or refuses the settings
+     * @throws IllegalArgumentException  if the settings name a CA file that cannot be read as one
      */
     public PostgresStore(PostgresSettings settings) {
         this(settings, null);
@@ -46,6 +47,7 @@ public final class PostgresStore implements AutoCloseable {
      */
     public PostgresStore(PostgresSettings settings, MeterRegistry metrics) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        settings.ssl().checkRootCert();
         this.pool = open(settings, metrics);
         try {
             if (settings.migrate()) {
@@ -143,7 +145,8 @@ public final class PostgresStore implements AutoCloseable {
         }
     }
 
-    private static Properties driverProperties(PostgresSettings settings) {
+    /** What every connection is opened with besides the URL, the user and the password. */
+    static Properties driverProperties(PostgresSettings settings) {
         Properties properties = new Properties();
         properties.setProperty("currentSchema", settings.schema());
         properties.setProperty("ApplicationName", "pigeonhole");
@@ -153,6 +156,7 @@ public final class PostgresStore implements AutoCloseable {
         properties.setProperty("connectTimeout", Long.toString(seconds(settings.connectTimeout())));
         properties.setProperty("socketTimeout", Long.toString(seconds(settings.statementTimeout()) + 2));
         properties.setProperty("tcpKeepAlive", "true");
+        settings.ssl().addTo(properties);
         return properties;
     }
 

@@ -2,7 +2,11 @@ package dev.pigeonhole.adapter.postgres;
 
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 
+import javax.net.ssl.SSLException;
 import javax.sql.DataSource;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
@@ -114,11 +118,38 @@ final class Transactions {
      * Shared with the listening connection, which meets the same failures outside a pool.
      */
     static RuntimeException failure(String endpoint, String action, SQLException e) {
-        String message = "PostgreSQL at " + endpoint + " could not serve " + action + ": " + e.getMessage();
+        String message = "PostgreSQL at " + endpoint + " could not serve " + action + ": " + describe(e);
         if (unavailable(e)) {
             return new StoreUnavailableException(message, e);
         }
         return new IllegalStateException(message + " (SQLSTATE " + e.getSQLState() + ")", e);
+    }
+
+    /**
+     * The driver's message, but for an SSL handshake that failed: PgJDBC's then quotes the JDK's,
+     * class names and all, so it is said here in words and with the innermost reason alone.
+     * (Refusals PgJDBC words itself, a server without SSL or a host name the certificate does not
+     * hold, pass as they are.)
+     */
+    private static String describe(SQLException e) {
+        Throwable ssl = e.getCause();
+        while (ssl != null && !(ssl instanceof SSLException)) {
+            ssl = ssl.getCause();
+        }
+        if (ssl == null) {
+            return e.getMessage();
+        }
+        Throwable innermost = ssl;
+        boolean certificate = false;
+        for (Throwable cause = ssl; cause != null; cause = cause.getCause()) {
+            certificate |= cause instanceof CertificateException || cause instanceof CertPathBuilderException
+                    || cause instanceof CertPathValidatorException;
+            innermost = cause;
+        }
+        return certificate
+                ? "the SSL handshake failed: the server's certificate is not one this client trusts ("
+                        + innermost.getMessage() + ")"
+                : "the SSL handshake failed: " + innermost.getMessage();
     }
 
     static boolean unavailable(SQLException e) {

@@ -8,15 +8,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * How the fixture runs PostgreSQL: Debian's {@code initdb} makes a cluster in the server's
  * directory, trusting local sign-ins, and {@code postgres} serves it on 127.0.0.1, tuned for tests
- * (no fsync, nothing waits for the disk).
+ * (no fsync, nothing waits for the disk). Given {@code openssl}, the server also offers SSL, with
+ * certificates made for it ({@link PostgresCertificates}); initdb's {@code host} lines admit a
+ * sign-in with SSL or without, so the client's {@code sslmode} alone decides.
  */
-record PostgresRecipe(Programs programs) implements ServerRecipe {
+record PostgresRecipe(Programs programs, Optional<Path> openssl) implements ServerRecipe {
 
     static final String INITDB = "initdb";
     static final String POSTGRES = "postgres";
@@ -32,19 +35,22 @@ record PostgresRecipe(Programs programs) implements ServerRecipe {
     }
 
     @Override
-    public List<String> preparation(Path dir) {
-        return List.of(programs.path(INITDB).toString(),
+    public List<List<String>> preparation(Path dir) {
+        List<List<String>> steps = new ArrayList<>();
+        steps.add(List.of(programs.path(INITDB).toString(),
                 "--pgdata=" + data(dir),
                 "--username=" + USER,
                 "--auth=trust",
                 "--encoding=UTF8",
                 "--locale=C",
-                "--no-sync");
+                "--no-sync"));
+        openssl.ifPresent(program -> steps.addAll(PostgresCertificates.commands(program, dir)));
+        return steps;
     }
 
     @Override
     public List<String> command(int port, Path dir) {
-        return List.of(programs.path(POSTGRES).toString(),
+        List<String> command = new ArrayList<>(List.of(programs.path(POSTGRES).toString(),
                 "-D", data(dir).toString(),
                 "-p", Integer.toString(port),
                 "-c", "listen_addresses=127.0.0.1",
@@ -52,7 +58,11 @@ record PostgresRecipe(Programs programs) implements ServerRecipe {
                 "-c", "fsync=off",
                 "-c", "synchronous_commit=off",
                 "-c", "full_page_writes=off",
-                "-c", "max_connections=" + MAX_CONNECTIONS);
+                "-c", "max_connections=" + MAX_CONNECTIONS));
+        if (openssl.isPresent()) {
+            command.addAll(PostgresCertificates.serverSettings(dir));
+        }
+        return command;
     }
 
     /**

@@ -28,11 +28,12 @@ public final class PostgresServers {
 
     private static final String INSTALL = "install PostgreSQL 15+ so that initdb and postgres are on the PATH or in "
             + "/usr/lib/postgresql/<version>/bin (for example 'apt-get install postgresql')";
+    private static final String OPENSSL = "openssl";
     private static final int CONNECT_MILLIS = 2000;
 
     private static final SharedServer<PostgresServer> SHARED = SharedServer.lookingFor(new SharedServer.Source<>(
             "the PostgreSQL", POSTGRES_URL, PostgresServers::named, PostgresServers::programs,
-            programs -> server(ServerProcess.start(new PostgresRecipe(programs)), ""),
+            programs -> server(ServerProcess.start(new PostgresRecipe(programs, Optional.empty())), ""),
             "No PostgreSQL for this test: set " + POSTGRES_URL + "=jdbc:postgresql://host:port/db (with "
                     + POSTGRES_USER + " and " + POSTGRES_PASSWORD + "), or " + INSTALL + "."));
 
@@ -52,8 +53,25 @@ public final class PostgresServers {
     public static LocalPostgres own() {
         Programs programs = programs().orElseGet(() -> CiPolicy.unavailable(
                 "This test stops and restarts PostgreSQL, so it needs its programs: " + INSTALL + "."));
-        ServerProcess process = ServerProcess.start(new PostgresRecipe(programs));
-        return new LocalPostgres(process, server(process, " (own)"));
+        ServerProcess process = ServerProcess.start(new PostgresRecipe(programs, Optional.empty()));
+        return new LocalPostgres(process, server(process, " (own)"), Optional.empty());
+    }
+
+    /**
+     * A server of the caller's own that offers SSL, with a certificate authority made for it at
+     * the start ({@link LocalPostgres#certificates()}); it accepts connections without SSL too.
+     * Besides PostgreSQL's programs it needs {@code openssl}: without either the test skips, or
+     * fails on CI. Starting one takes a second or two, so a test class shares one.
+     */
+    public static LocalPostgres ownWithSsl() {
+        Programs programs = programs().orElseGet(() -> CiPolicy.unavailable(
+                "This test starts PostgreSQL over SSL, so it needs its programs: " + INSTALL + "."));
+        Path openssl = Programs.find(List.of(OPENSSL), List.of()).map(found -> found.path(OPENSSL))
+                .orElseGet(() -> CiPolicy.unavailable("This test starts PostgreSQL over SSL with certificates made by "
+                        + "openssl, which is not on the PATH: install it (for example 'apt-get install openssl')."));
+        ServerProcess process = ServerProcess.start(new PostgresRecipe(programs, Optional.of(openssl)));
+        return new LocalPostgres(process, server(process, " (own, SSL)"),
+                Optional.of(PostgresCertificates.in(process.dir(), process.port())));
     }
 
     private static Optional<Programs> programs() {

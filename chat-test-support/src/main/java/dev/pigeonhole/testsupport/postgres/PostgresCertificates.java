@@ -1,0 +1,86 @@
+package dev.pigeonhole.testsupport.postgres;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a PostgreSQL server started over SSL was given, made by {@code openssl} while the server
+ * was prepared: a certificate authority of its own, which signed the server's certificate for
+ * {@value #HOST} and no other name, and an unrelated one, which signed nothing of it. So a client
+ * that trusts {@link #authority()} passes {@code verify-full} when it names the server
+ * {@value #HOST} ({@link #certifiedUrl()}), and {@code verify-ca} but not {@code verify-full} when
+ * it names it 127.0.0.1; a client that trusts {@link #unrelatedAuthority()} passes neither.
+ *
+ * @param authority          the CA certificate, PEM, that signed the server's
+ * @param unrelatedAuthority a CA certificate, PEM, that did not
+ * @param certifiedUrl       the server's JDBC URL by the host name its certificate holds
+ */
+public record PostgresCertificates(Path authority, Path unrelatedAuthority, String certifiedUrl) {
+
+    /** The one name the server's certificate holds, as its subject and its subject alternative name. */
+    public static final String HOST = "localhost";
+
+    private static final String AUTHORITY = "ca.crt";
+    private static final String UNRELATED_AUTHORITY = "unrelated-ca.crt";
+    private static final String CERTIFICATE = "server.crt";
+    private static final String KEY = "server.key";
+    /** Long enough for any test run, short enough that a leftover is worth nothing. */
+    private static final String DAYS = "2";
+
+    public PostgresCertificates {
+        Objects.requireNonNull(authority, "authority");
+        Objects.requireNonNull(unrelatedAuthority, "unrelatedAuthority");
+        Objects.requireNonNull(certifiedUrl, "certifiedUrl");
+    }
+
+    /** The files {@link #commands} made in {@code dir}, for a server listening on {@code port}. */
+    static PostgresCertificates in(Path dir, int port) {
+        return new PostgresCertificates(dir.resolve(AUTHORITY), dir.resolve(UNRELATED_AUTHORITY),
+                "jdbc:postgresql://" + HOST + ":" + port + "/postgres");
+    }
+
+    /**
+     * The {@code openssl} commands that make them in {@code dir}, run as the server's user so that
+     * it owns its key: each authority a self-signed certificate of a fresh key, the server's key
+     * and certificate signed by the first (OpenSSL 3's {@code req -CA}), elliptic-curve keys since
+     * they take no time to make, and the key kept from everyone but its owner, which PostgreSQL
+     * demands.
+     */
+    static List<List<String>> commands(Path openssl, Path dir) {
+        List<List<String>> commands = new ArrayList<>();
+        commands.add(authority(openssl, dir, "ca.key", AUTHORITY, "Pigeonhole test CA"));
+        commands.add(authority(openssl, dir, "unrelated-ca.key", UNRELATED_AUTHORITY, "Unrelated test CA"));
+        List<String> server = newCertificate(openssl, dir, KEY, CERTIFICATE, HOST);
+        server.addAll(List.of("-CA", dir.resolve(AUTHORITY).toString(), "-CAkey", dir.resolve("ca.key").toString(),
+                "-addext", "subjectAltName=DNS:" + HOST,
+                "-addext", "basicConstraints=critical,CA:FALSE"));
+        commands.add(server);
+        commands.add(List.of("chmod", "0600", dir.resolve(KEY).toString()));
+        return commands;
+    }
+
+    /** The settings that make {@code postgres} offer SSL with the certificate and key in {@code dir}. */
+    static List<String> serverSettings(Path dir) {
+        return List.of("-c", "ssl=on",
+                "-c", "ssl_cert_file=" + dir.resolve(CERTIFICATE),
+                "-c", "ssl_key_file=" + dir.resolve(KEY));
+    }
+
+    private static List<String> authority(Path openssl, Path dir, String key, String certificate, String name) {
+        List<String> command = newCertificate(openssl, dir, key, certificate, name);
+        command.addAll(List.of("-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,keyCertSign"));
+        return command;
+    }
+
+    private static List<String> newCertificate(Path openssl, Path dir, String key, String certificate, String name) {
+        return new ArrayList<>(List.of(openssl.toString(), "req", "-x509",
+                "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", dir.resolve(key).toString(),
+                "-out", dir.resolve(certificate).toString(),
+                "-days", DAYS,
+                "-subj", "/CN=" + name));
+    }
+}
