@@ -23,8 +23,12 @@ class SecuredClusterTest extends SecuredRedisContracts {
     @AfterAll
     static synchronized void stop() {
         if (redis != null) {
-            redis.close();
-            redis = null;
+            try {
+                assertNothingDenied(redis);
+            } finally {
+                redis.close();
+                redis = null;
+            }
         }
     }
 }

@@ -4,11 +4,14 @@ import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.tck.ChatMessagesContract;
 import dev.pigeonhole.tck.StoreFixture;
+import dev.pigeonhole.testsupport.redis.RedisNode;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
 import dev.pigeonhole.testsupport.redis.SecuredRedis;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -188,6 +191,28 @@ abstract class SecuredRedisContracts {
         assertRefused(client, settings(user, password, RedisTarget.newClientName()),
                 "misconfigured: the Redis user '" + user + "' may not run FUNCTION LOAD; see the README's ACL line (NOPERM ",
                 password);
+    }
+
+    /**
+     * After every test of the class: Redis refused the README's user nothing, not even what a
+     * client asks in the background and shrugs off (a topology refresh, a server check), which no
+     * test would notice. Refused sign-ins are the refusal tests' own doing.
+     */
+    static void assertNothingDenied(SecuredRedis redis) {
+        List<String> denied = new ArrayList<>();
+        for (RedisNode node : redis.admin().nodes()) {
+            for (Object entry : (List<?>) redis.admin().command(node, "ACL", "LOG")) {
+                List<?> fields = (List<?>) entry;
+                Map<Object, Object> byName = new HashMap<>();
+                for (int i = 0; i + 1 < fields.size(); i += 2) {
+                    byName.put(fields.get(i), fields.get(i + 1));
+                }
+                if (SecuredRedis.USER.equals(byName.get("username")) && !"auth".equals(byName.get("reason"))) {
+                    denied.add(node + ": " + byName.get("reason") + " " + byName.get("object") + " (" + byName.get("client-info") + ")");
+                }
+            }
+        }
+        assertThat(denied).as("what Redis refused the README's user").isEmpty();
     }
 
     private static void assertRefused(RedisClientKind client, RedisSettings settings, String meaning, String password) {
