@@ -196,7 +196,10 @@ abstract class SecuredRedisContracts {
     /**
      * After every test of the class: Redis refused the README's user nothing, not even what a
      * client asks in the background and shrugs off (a topology refresh, a server check), which no
-     * test would notice. Refused sign-ins are the refusal tests' own doing.
+     * test would notice. Refused sign-ins are the refusal tests' own doing, and one EVAL is
+     * Redisson's: connecting to a single node, it probes with a script of two GETs whether the
+     * server lets a script reach keys in different slots, and takes a refusal as a no, which
+     * changes nothing for the adapter, whose calls are functions. The README grants no EVAL for it.
      */
     static void assertNothingDenied(SecuredRedis redis) {
         List<String> denied = new ArrayList<>();
@@ -207,7 +210,9 @@ abstract class SecuredRedisContracts {
                 for (int i = 0; i + 1 < fields.size(); i += 2) {
                     byName.put(fields.get(i), fields.get(i + 1));
                 }
-                if (SecuredRedis.USER.equals(byName.get("username")) && !"auth".equals(byName.get("reason"))) {
+                boolean signIn = "auth".equals(byName.get("reason"));
+                boolean redissonProbe = "command".equals(byName.get("reason")) && "eval".equals(byName.get("object"));
+                if (SecuredRedis.USER.equals(byName.get("username")) && !signIn && !redissonProbe) {
                     denied.add(node + ": " + byName.get("reason") + " " + byName.get("object") + " (" + byName.get("client-info") + ")");
                 }
             }
