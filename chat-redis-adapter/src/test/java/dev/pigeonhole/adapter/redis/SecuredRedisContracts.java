@@ -197,9 +197,9 @@ abstract class SecuredRedisContracts {
      * After every test of the class: Redis refused the README's user nothing, not even what a
      * client asks in the background and shrugs off (a topology refresh, a server check), which no
      * test would notice. Refused sign-ins are the refusal tests' own doing, and one EVAL is
-     * Redisson's: connecting to a single node, it probes with a script of two GETs whether the
-     * server lets a script reach keys in different slots, and takes a refusal as a no, which
-     * changes nothing for the adapter, whose calls are functions. The README grants no EVAL for it.
+     * Redisson's: connecting to a single node, it probes the server with a script of two
+     * GETs and takes a refusal in its stride; the adapter's calls are functions and need no EVAL,
+     * so the README grants none.
      */
     static void assertNothingDenied(SecuredRedis redis) {
         List<String> denied = new ArrayList<>();
