@@ -44,6 +44,8 @@ public final class RedisFailures {
     private static final Pattern DENIED_COMMAND = Pattern.compile("permissions to run the '([^']+)' command");
     /** What a function's {@code redis.call} answers when the user may not run the command it calls (with code ERR). */
     private static final String DENIED_IN_FUNCTION = "The user executing the script can't run this command";
+    /** How every message about a refusal of this client's credentials or permissions begins its reason. */
+    private static final String MISCONFIGURED = "misconfigured: ";
     /** Where an operator finds the permissions the adapter needs. */
     static final String SEE_ACL = "see the README's ACL line";
 
@@ -119,6 +121,14 @@ public final class RedisFailures {
         return new StoreUnavailableException("Redis at " + endpoint + " could not serve " + action + ": " + reason(failure), cause);
     }
 
+    /**
+     * True when the failure is Redis refusing this client's credentials or permissions, which
+     * waiting will not mend: at start, that is the reason to give rather than "did not answer".
+     */
+    public static boolean isMisconfiguration(StoreUnavailableException failure) {
+        return failure.getMessage() != null && failure.getMessage().contains(": " + MISCONFIGURED);
+    }
+
     /** A function answered with an error of its own making: a bug, not an outage. */
     public static IllegalStateException callError(String action, String reply, Throwable cause) {
         return new IllegalStateException("Redis " + action + " failed: " + reply, cause);
@@ -141,7 +151,7 @@ public final class RedisFailures {
      */
     private String meaning(ErrorReply reply) {
         if (deniedInFunction(reply)) {
-            return "misconfigured: the Redis user '" + user + "' may not run a command the function runs; " + SEE_ACL;
+            return MISCONFIGURED + "the Redis user '" + user + "' may not run a command the function runs; " + SEE_ACL;
         }
         Optional<Refusal> refusal = Refusal.of(reply);
         if (refusal.isEmpty()) {
@@ -150,9 +160,9 @@ public final class RedisFailures {
         if (refusal.get() == Refusal.NOPERM) {
             Matcher command = DENIED_COMMAND.matcher(reply.text());
             return command.find()
-                    ? "misconfigured: the Redis user '" + user + "' may not run "
+                    ? MISCONFIGURED + "the Redis user '" + user + "' may not run "
                             + command.group(1).replace('|', ' ').toUpperCase(Locale.ROOT) + "; " + SEE_ACL
-                    : "misconfigured: the Redis user '" + user + "' may not use a key or channel the adapter needs "
+                    : MISCONFIGURED + "the Redis user '" + user + "' may not use a key or channel the adapter needs "
                             + "(the ACL's ~ and & patterns must cover the key prefix); " + SEE_ACL;
         }
         return refusal.get().meaning;
@@ -193,10 +203,10 @@ public final class RedisFailures {
      * than that the request was wrong.
      */
     private enum Refusal {
-        NOAUTH("misconfigured: Redis requires a password and none is configured"),
-        WRONGPASS("misconfigured: Redis rejects the configured user name or password"),
+        NOAUTH(MISCONFIGURED + "Redis requires a password and none is configured"),
+        WRONGPASS(MISCONFIGURED + "Redis rejects the configured user name or password"),
         /** Worded by {@link #meaning}, which names the user and the command. */
-        NOPERM("misconfigured: the configured Redis user lacks a permission the adapter needs"),
+        NOPERM(MISCONFIGURED + "the configured Redis user lacks a permission the adapter needs"),
         READONLY("the node is a read-only replica: the configured address names a replica, or a failover is under way"),
         LOADING("Redis is still loading its data into memory"),
         MISCONF("Redis refuses writes because it cannot save to disk"),
