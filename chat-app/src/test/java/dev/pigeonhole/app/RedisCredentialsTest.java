@@ -126,6 +126,22 @@ class RedisCredentialsTest {
                 .doesNotContain("in-the-url").doesNotContain("in-a-file");
     }
 
+    @Test
+    void pigeonhole_config_shows_where_the_password_is_and_masks_one_in_a_url() throws IOException {
+        Path file = passwordFile("in-a-file");
+
+        CommandRun fromFile = CommandRun.of(Map.of(), "config", "--store", "redis", "--redis-user", "pigeonhole",
+                "--redis-password-file", file.toString());
+        CommandRun inUrl = CommandRun.of(Map.of(), "config", "--redis-url", "redis://pigeonhole:in-the-url@10.0.0.5:6379/2");
+        CommandRun alone = CommandRun.of(Map.of(), "config", "--redis-url", "redis://in-the-url@10.0.0.5:6379");
+
+        assertThat(fromFile.line("redis-user")).isEqualTo("redis-user = pigeonhole  (flag)");
+        assertThat(fromFile.line("redis-password-file")).isEqualTo("redis-password-file = " + file + "  (flag)");
+        assertThat(inUrl.line("redis-url")).isEqualTo("redis-url = redis://pigeonhole:****@10.0.0.5:6379/2  (flag)");
+        assertThat(alone.line("redis-url")).isEqualTo("redis-url = redis://****@10.0.0.5:6379  (flag)");
+        assertThat(fromFile.out() + inUrl.out() + alone.out()).doesNotContain("in-a-file").doesNotContain("in-the-url");
+    }
+
     /**
      * The README's user on a cluster, every option from the configuration file, the password from
      * the file it names: the server starts, and {@code /health} answers without the password.
