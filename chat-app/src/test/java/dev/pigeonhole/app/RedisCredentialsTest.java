@@ -14,6 +14,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,16 +66,29 @@ class RedisCredentialsTest {
         cluster = null;
     }
 
+    /**
+     * In a JVM of its own, so that everything the process writes is seen: the log and the
+     * clients' own output (GLIDE's core writes to the console itself) as well as the command's
+     * line, which comes last.
+     */
     @ParameterizedTest(name = "{0}")
     @EnumSource(RedisClientKind.class)
-    void a_wrong_password_stops_the_start_with_one_line_naming_it_and_no_password(RedisClientKind client) throws IOException {
+    void a_wrong_password_stops_the_start_with_one_line_naming_it_and_no_password(RedisClientKind client) throws Exception {
         String wrong = "not-" + single().password();
+        Process process = new ProcessBuilder(ServeProcess.java(), "-cp", ServeProcess.releaseClassPath(),
+                Main.class.getName(), "serve", "--port", "0", "--store", "redis",
+                "--redis-client", client.name().toLowerCase(), "--redis-url", single().address(), "--key-prefix", PREFIX,
+                "--redis-user", SecuredRedis.USER, "--redis-password-file", passwordFile(wrong).toString())
+                .redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
-        CommandRun outcome = serve(client, SecuredRedis.USER, wrong);
-
-        assertStoppedWithOneLine(outcome, wrong);
-        assertThat(outcome.errLines().getFirst())
-                .contains("misconfigured: Redis rejects the configured user name or password (WRONGPASS ");
+        assertThat(process.waitFor()).as(output).isEqualTo(3);
+        assertThat(output.strip().lines().toList().getLast()).as(output)
+                .startsWith("pigeonhole: Redis at " + single().address() + " could not serve ")
+                .endsWith(": misconfigured: Redis rejects the configured user name or password "
+                        + "(WRONGPASS invalid username-password pair or user is disabled.)");
+        assertThat(output).as("no stack trace").doesNotContain("\tat ").doesNotContain("Exception");
+        assertThat(output).doesNotContain(wrong);
     }
 
     @Test
