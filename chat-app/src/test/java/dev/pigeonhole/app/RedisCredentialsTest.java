@@ -141,6 +141,15 @@ class RedisCredentialsTest {
     }
 
     @Test
+    void a_user_without_a_password_is_a_usage_error() {
+        CommandRun outcome = CommandRun.of(Map.of(), "serve", "--port", "0", "--store", "redis",
+                "--redis-url", "redis://127.0.0.1:" + CommandRun.closedPort(), "--redis-user", "pigeonhole");
+
+        assertThat(outcome.status()).isEqualTo(2);
+        assertThat(outcome.errLines()).containsExactly("pigeonhole: the Redis user 'pigeonhole' needs a password");
+    }
+
+    @Test
     void pigeonhole_config_shows_where_the_password_is_and_masks_one_in_a_url() throws IOException {
         Path file = passwordFile("in-a-file");
 
