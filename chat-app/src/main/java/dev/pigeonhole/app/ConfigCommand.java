@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 
 /**
  * {@code pigeonhole config}: what {@code serve} would run with, given the same arguments, and
@@ -24,6 +25,9 @@ final class ConfigCommand implements Callable<Integer> {
 
     static final String MASK = "****";
     static final String NOT_SET = "(not set)";
+
+    /** A URL's user info ({@code redis://user:password@host}), whose password is shown masked. */
+    private static final Pattern USER_INFO = Pattern.compile("://([^/@\\s]*)@");
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -58,6 +62,8 @@ final class ConfigCommand implements Callable<Integer> {
         if (OptionSources.isSecret(key)) {
             return value == null || value.isEmpty() ? NOT_SET : MASK;
         }
-        return value == null ? "" : value;
+        // A user info without a colon is a password alone (redis://secret@host).
+        return value == null ? "" : USER_INFO.matcher(value).replaceAll(info -> "://"
+                + (info.group(1).contains(":") ? info.group(1).substring(0, info.group(1).indexOf(':') + 1) : "") + MASK + "@");
     }
 }

@@ -178,6 +178,16 @@ public final class Main implements Runnable {
                         + "subscription is refused; the server itself subscribes to none")
         boolean clusterPatterns;
 
+        @Option(names = "--redis-user", defaultValue = "",
+                description = "the Redis ACL user to sign in as, on a single node or every node of a cluster; "
+                        + "empty for Redis's default user")
+        String redisUser;
+
+        @Option(names = "--redis-password-file",
+                description = "a file holding the Redis password; or set PIGEONHOLE_REDIS_PASSWORD. "
+                        + "Never given on the command line, where others could read it, and never printed")
+        Path redisPasswordFile;
+
         @Option(names = "--key-layout", defaultValue = "tagged",
                 description = "tagged (cluster-safe) or book (Redis in Action's keys, single node)")
         RedisConfig.Layout layout;
@@ -203,6 +213,14 @@ public final class Main implements Runnable {
             RedisSettings.Endpoint endpoint = cluster == null || cluster.isBlank()
                     ? RedisSettings.Endpoint.single(url)
                     : RedisSettings.Endpoint.cluster(cluster);
+            RedisSettings.Credentials credentials = new RedisSettings.Credentials(redisUser, redisPassword());
+            if (credentials.present() || !redisUser.isEmpty()) {
+                if (endpoint.credentials().present()) {
+                    throw new IllegalArgumentException("the Redis URL carries a user or password, and so do --redis-user, "
+                            + "--redis-password-file or PIGEONHOLE_REDIS_PASSWORD: give them in one place");
+                }
+                endpoint = endpoint.withCredentials(credentials);
+            }
             return defaults.withRedis(RedisConfig.defaults()
                     .withClient(client)
                     .withEndpoint(endpoint)
@@ -218,6 +236,14 @@ public final class Main implements Runnable {
                 return TextFile.read(postgresPasswordFile, "PostgreSQL password file").strip();
             }
             return Optional.ofNullable(System.getenv("PIGEONHOLE_POSTGRES_PASSWORD")).orElse("");
+        }
+
+        /** From the file if one is named, else the environment; empty for a Redis that asks none. */
+        private String redisPassword() {
+            if (redisPasswordFile != null) {
+                return TextFile.read(redisPasswordFile, "Redis password file").strip();
+            }
+            return Optional.ofNullable(System.getenv("PIGEONHOLE_REDIS_PASSWORD")).orElse("");
         }
 
         String describe() {

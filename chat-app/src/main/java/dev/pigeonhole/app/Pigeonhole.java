@@ -23,6 +23,7 @@ import dev.pigeonhole.adapter.redis.RedisChatLock;
 import dev.pigeonhole.adapter.redis.RedisChats;
 import dev.pigeonhole.adapter.redis.RedisConsents;
 import dev.pigeonhole.adapter.redis.RedisDriver;
+import dev.pigeonhole.adapter.redis.RedisFailures;
 import dev.pigeonhole.adapter.redis.RedisIndexSweep;
 import dev.pigeonhole.adapter.redis.RedisMailboxes;
 import dev.pigeonhole.adapter.redis.RedisPresenceRegistry;
@@ -187,9 +188,9 @@ public final class Pigeonhole implements AutoCloseable {
             case BOOK -> KeyLayout.book(redis.keyPrefix());
         };
         if (!driver.ping()) {
+            StoreUnavailableException why = whyNoAnswer(driver, redis);
             driver.close();
-            throw new StoreUnavailableException("Redis did not answer at " + redis.endpoint() + " within "
-                    + redis.connectTimeout().toMillis() + " ms", null);
+            throw why;
         }
         try {
             Functions.install(driver);
@@ -211,6 +212,25 @@ public final class Pigeonhole implements AutoCloseable {
                 driver::ping,
                 users -> sweep.sweep(users).map(repair -> repair.relisted() + repair.dropped()).orElse(0),
                 driver);
+    }
+
+    /**
+     * Why PING went unanswered. PING says only yes or no; a Redis that answers but refuses this
+     * server (a wrong password, no password, a missing permission) says which to the library
+     * check, and that reason is the one an operator needs. Anything else is the plain timeout.
+     */
+    private static StoreUnavailableException whyNoAnswer(RedisDriver driver, RedisConfig redis) {
+        try {
+            Functions.install(driver);
+        } catch (StoreUnavailableException e) {
+            if (RedisFailures.isMisconfiguration(e)) {
+                return e;
+            }
+        } catch (RuntimeException e) {
+            // no better reason than the one below
+        }
+        return new StoreUnavailableException("Redis did not answer at " + redis.endpoint() + " within "
+                + redis.connectTimeout().toMillis() + " ms", null);
     }
 
     /**

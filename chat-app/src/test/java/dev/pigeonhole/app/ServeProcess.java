@@ -42,11 +42,18 @@ final class ServeProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** {@code serve --store memory --port 0} and then {@code options}, which win over both. */
+    /**
+     * {@code serve --store memory --port 0} and then {@code options}, which win over both; without
+     * {@code --store memory} when the options name a store or a configuration file, which would
+     * lose to that flag.
+     */
     static ServeProcess start(String... options) throws IOException {
         Path log = Files.createTempFile("pigeonhole-serve-", ".log");
         List<String> command = new ArrayList<>(List.of(
-                java(), "-cp", releaseClassPath(), Main.class.getName(), "serve", "--store", "memory", "--port", "0"));
+                java(), "-cp", releaseClassPath(), Main.class.getName(), "serve", "--port", "0"));
+        if (!List.of(options).contains("--store") && !List.of(options).contains("--config")) {
+            command.addAll(List.of("--store", "memory"));
+        }
         command.addAll(List.of(options));
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(log.toFile());
         // Whatever the shell running the build sets, only the options given here decide.

@@ -5,6 +5,7 @@ import dev.pigeonhole.adapter.redis.RedisFailure.NoAnswer;
 import dev.pigeonhole.adapter.redis.RedisFailure.Trouble;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -12,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -38,13 +40,24 @@ public final class RedisFailures {
 
     private static final int MAX_DETAIL = 200;
     private static final Pattern USER_INFO = Pattern.compile("(\\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\\s]*@");
+    /** Redis's words for a command the user may not run: {@code ... to run the 'function|load' command}. */
+    private static final Pattern DENIED_COMMAND = Pattern.compile("permissions to run the '([^']+)' command");
+    /** What a function's {@code redis.call} answers when the user may not run the command it calls (with code ERR). */
+    private static final String DENIED_IN_FUNCTION = "The user executing the script can't run this command";
+    /** How every message about a refusal of this client's credentials or permissions begins its reason. */
+    private static final String MISCONFIGURED = "misconfigured: ";
+    /** Where an operator finds the permissions the adapter needs. */
+    static final String SEE_ACL = "see the README's ACL line";
 
     private final String endpoint;
+    private final String user;
     private final long connectTimeoutMillis;
     private final long commandTimeoutMillis;
 
     public RedisFailures(RedisSettings settings) {
         this.endpoint = settings.endpoint().toString();
+        String configured = settings.endpoint().credentials().user();
+        this.user = configured.isEmpty() ? "default" : configured;
         this.connectTimeoutMillis = settings.connectTimeout().toMillis();
         this.commandTimeoutMillis = settings.commandTimeout().toMillis();
     }
@@ -64,7 +77,7 @@ public final class RedisFailures {
         if (failure instanceof ErrorReply reply && MissingFunctionException.isMissingFunction(reply.text())) {
             return new MissingFunctionException(action, cause);
         }
-        if (failure instanceof ErrorReply reply && Refusal.of(reply).isEmpty()) {
+        if (failure instanceof ErrorReply reply && Refusal.of(reply).isEmpty() && !deniedInFunction(reply)) {
             return callError(action, reply.text(), cause);
         }
         return unavailable(action, failure, cause);
@@ -108,6 +121,14 @@ public final class RedisFailures {
         return new StoreUnavailableException("Redis at " + endpoint + " could not serve " + action + ": " + reason(failure), cause);
     }
 
+    /**
+     * True when the failure is Redis refusing this client's credentials or permissions, which
+     * waiting will not mend: at start, that is the reason to give rather than "did not answer".
+     */
+    public static boolean isMisconfiguration(StoreUnavailableException failure) {
+        return failure.getMessage() != null && failure.getMessage().contains(": " + MISCONFIGURED);
+    }
+
     /** A function answered with an error of its own making: a bug, not an outage. */
     public static IllegalStateException callError(String action, String reply, Throwable cause) {
         return new IllegalStateException("Redis " + action + " failed: " + reply, cause);
@@ -116,13 +137,39 @@ public final class RedisFailures {
     /** Why, in one line, for a message that says what was being done and where. */
     public String reason(RedisFailure failure) {
         return switch (failure) {
-            case ErrorReply reply -> Refusal.of(reply).map(refusal -> refusal.meaning).orElse("it answered with an error")
-                    + " (" + clean(reply.text()) + ")";
+            case ErrorReply reply -> meaning(reply) + " (" + clean(reply.text()) + ")";
             case NoAnswer(RedisFailure.Trouble trouble, String detail) -> {
                 String said = clean(detail);
                 yield describe(trouble) + (said.isEmpty() ? "" : " (" + said + ")");
             }
         };
+    }
+
+    /**
+     * What Redis's error says about the deployment. A missing permission names the user, and the
+     * command when Redis names it, so that an operator can mend the ACL without a debugger.
+     */
+    private String meaning(ErrorReply reply) {
+        if (deniedInFunction(reply)) {
+            return MISCONFIGURED + "the Redis user '" + user + "' may not run a command the function runs; " + SEE_ACL;
+        }
+        Optional<Refusal> refusal = Refusal.of(reply);
+        if (refusal.isEmpty()) {
+            return "it answered with an error";
+        }
+        if (refusal.get() == Refusal.NOPERM) {
+            Matcher command = DENIED_COMMAND.matcher(reply.text());
+            return command.find()
+                    ? MISCONFIGURED + "the Redis user '" + user + "' may not run "
+                            + command.group(1).replace('|', ' ').toUpperCase(Locale.ROOT) + "; " + SEE_ACL
+                    : MISCONFIGURED + "the Redis user '" + user + "' may not use a key or channel the adapter needs "
+                            + "(the ACL's ~ and & patterns must cover the key prefix); " + SEE_ACL;
+        }
+        return refusal.get().meaning;
+    }
+
+    private static boolean deniedInFunction(ErrorReply reply) {
+        return reply.text().contains(DENIED_IN_FUNCTION);
     }
 
     private String describe(RedisFailure.Trouble trouble) {
@@ -156,9 +203,10 @@ public final class RedisFailures {
      * than that the request was wrong.
      */
     private enum Refusal {
-        NOAUTH("misconfigured: Redis requires a password and none is configured"),
-        WRONGPASS("misconfigured: Redis rejects the configured user name or password"),
-        NOPERM("misconfigured: the configured Redis user lacks a permission the adapter needs (see its ACL)"),
+        NOAUTH(MISCONFIGURED + "Redis requires a password and none is configured"),
+        WRONGPASS(MISCONFIGURED + "Redis rejects the configured user name or password"),
+        /** Worded by {@link #meaning}, which names the user and the command. */
+        NOPERM(MISCONFIGURED + "the configured Redis user lacks a permission the adapter needs"),
         READONLY("the node is a read-only replica: the configured address names a replica, or a failover is under way"),
         LOADING("Redis is still loading its data into memory"),
         MISCONF("Redis refuses writes because it cannot save to disk"),

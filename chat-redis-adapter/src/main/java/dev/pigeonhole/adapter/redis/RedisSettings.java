@@ -70,8 +70,42 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
         }
     }
 
-    /** Where to connect. */
+    /**
+     * Who the adapter signs in to Redis as, on every connection it makes: an ACL user and its
+     * password. An empty user with a password is Redis's {@code default} user ({@code requirepass});
+     * both empty sign in as nobody. {@link #toString()} never shows the password.
+     */
+    public record Credentials(String user, String password) {
+
+        public static final Credentials NONE = new Credentials("", "");
+
+        public Credentials {
+            Objects.requireNonNull(user, "user");
+            Objects.requireNonNull(password, "password");
+            if (!user.isEmpty() && password.isEmpty()) {
+                throw new IllegalArgumentException("the Redis user '" + user + "' needs a password");
+            }
+        }
+
+        /** True when there is anything to sign in with. */
+        public boolean present() {
+            return !password.isEmpty();
+        }
+
+        @Override
+        public String toString() {
+            return present() ? (user.isEmpty() ? "default" : user) + ":****" : "none";
+        }
+    }
+
+    /** Where to connect, and as whom. */
     public sealed interface Endpoint {
+
+        /** Who every connection signs in as. */
+        Credentials credentials();
+
+        /** The same place, signing in with {@code credentials}. */
+        Endpoint withCredentials(Credentials credentials);
 
         /** Parses {@code redis://[[user]:password@]host[:port][/db]}. */
         static Single single(String url) {
@@ -85,10 +119,23 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
         }
     }
 
-    /** One Redis server, by URL ({@code redis://} or {@code rediss://} for TLS). */
-    public record Single(URI url) implements Endpoint {
+    /**
+     * One Redis server, by URL ({@code redis://} or {@code rediss://} for TLS). The credentials come
+     * from the URL's user info, or are given apart from it; never both.
+     */
+    public record Single(URI url, Credentials credentials) implements Endpoint {
+
+        /** The node at {@code url}, signing in with what its user info says. */
+        public Single(URI url) {
+            this(url, fromUserInfo(url));
+        }
+
         public Single {
             Objects.requireNonNull(url, "url");
+            Objects.requireNonNull(credentials, "credentials");
+            if (url.getRawUserInfo() != null && !credentials.equals(fromUserInfo(url))) {
+                throw new IllegalArgumentException("a Redis URL with a user or password in it takes no other credentials");
+            }
             if (!"redis".equals(url.getScheme()) && !"rediss".equals(url.getScheme())) {
                 throw new IllegalArgumentException("a Redis URL starts with redis:// or rediss://, not '" + url + "'");
             }
@@ -130,23 +177,34 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
             throw new IllegalArgumentException("the path of a Redis URL is a database number, not '" + path + "'");
         }
 
-        /** The user the URL names, or "" for Redis's default user. */
+        /** The user to sign in as, or "" for Redis's default user. */
         public String user() {
-            String userInfo = url.getRawUserInfo();
-            if (userInfo == null || userInfo.indexOf(':') < 0) {
-                return "";
-            }
-            return decode(userInfo.substring(0, userInfo.indexOf(':')));
+            return credentials.user();
         }
 
-        /** The password the URL carries, or "" for none. Without a colon the whole user info is one, as in {@code redis://secret@host}. */
+        /** The password to sign in with, or "" for none. */
         public String password() {
+            return credentials.password();
+        }
+
+        @Override
+        public Single withCredentials(Credentials value) {
+            return new Single(url, value);
+        }
+
+        /**
+         * What a URL's user info says: {@code user:password}, or a password alone without a colon,
+         * as in {@code redis://secret@host}.
+         */
+        private static Credentials fromUserInfo(URI url) {
             String userInfo = url.getRawUserInfo();
             if (userInfo == null) {
-                return "";
+                return Credentials.NONE;
             }
             int colon = userInfo.indexOf(':');
-            return decode(colon < 0 ? userInfo : userInfo.substring(colon + 1));
+            return colon < 0
+                    ? new Credentials("", decode(userInfo))
+                    : new Credentials(decode(userInfo.substring(0, colon)), decode(userInfo.substring(colon + 1)));
         }
 
         /** Percent-decoding only: URLDecoder would also turn '+' into a space, which a URI does not. */
@@ -173,13 +231,25 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
         }
     }
 
-    /** A Redis Cluster, found through any of its seed nodes. */
-    public record Cluster(List<HostAndPort> seeds) implements Endpoint {
+    /** A Redis Cluster, found through any of its seed nodes; every node takes the same credentials. */
+    public record Cluster(List<HostAndPort> seeds, Credentials credentials) implements Endpoint {
+
+        /** A cluster that asks no one to sign in. */
+        public Cluster(List<HostAndPort> seeds) {
+            this(seeds, Credentials.NONE);
+        }
+
         public Cluster {
             seeds = List.copyOf(seeds);
+            Objects.requireNonNull(credentials, "credentials");
             if (seeds.isEmpty()) {
                 throw new IllegalArgumentException("a cluster needs at least one seed node host:port");
             }
+        }
+
+        @Override
+        public Cluster withCredentials(Credentials value) {
+            return new Cluster(seeds, value);
         }
 
         @Override

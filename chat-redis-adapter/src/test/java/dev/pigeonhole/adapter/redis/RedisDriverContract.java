@@ -60,6 +60,14 @@ public abstract class RedisDriverContract {
     /** A new driver under test, connected per {@code settings}. */
     protected abstract RedisDriver newDriver(RedisSettings settings);
 
+    /**
+     * The settings a driver of this test connects with, its connections named {@code clientName}:
+     * those of {@link #target()}, unless the target wants another way in (a user and password).
+     */
+    protected RedisSettings settingsFor(String clientName) {
+        return settings(redis, clientName);
+    }
+
     protected RedisTarget redis;
     protected String clientName;
     protected String prefix;
@@ -71,7 +79,7 @@ public abstract class RedisDriverContract {
         redis = target();
         clientName = RedisTarget.newClientName();
         prefix = redis.newPrefix();
-        driver = track(newDriver(settings(redis, clientName)));
+        driver = track(newDriver(settingsFor(clientName)));
     }
 
     @AfterEach
@@ -422,7 +430,7 @@ public abstract class RedisDriverContract {
 
     @Test
     void closing_a_driver_twice_is_harmless() {
-        RedisDriver another = track(newDriver(settings(redis, RedisTarget.newClientName())));
+        RedisDriver another = track(newDriver(settingsFor(RedisTarget.newClientName())));
         assertThat(another.run(call("return 1"))).isEqualTo(1L);
 
         another.close();

@@ -25,10 +25,12 @@ class RedisFailuresTest {
     private final Throwable cause = new RuntimeException("the client's own exception");
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(delimiterString = " | ", textBlock = """
             NOAUTH HELLO must be called with the client already authenticated | misconfigured: Redis requires a password and none is configured
             WRONGPASS invalid username-password pair or user is disabled.   | misconfigured: Redis rejects the configured user name or password
-            NOPERM User app has no permissions to run the 'evalsha' command | misconfigured: the configured Redis user lacks a permission the adapter needs (see its ACL)
+            NOPERM this user has no permissions to run the 'function|load' command | misconfigured: the Redis user 'app' may not run FUNCTION LOAD; see the README's ACL line
+            NOPERM this user has no permissions to access one of the keys used as arguments | misconfigured: the Redis user 'app' may not use a key or channel the adapter needs (the ACL's ~ and & patterns must cover the key prefix); see the README's ACL line
+            ERR The user executing the script can't run this command or subcommand script: chat_send_v1, on @user_function:2. | misconfigured: the Redis user 'app' may not run a command the function runs; see the README's ACL line
             """)
     void wrong_or_missing_credentials_and_permissions_are_unavailable_and_called_a_misconfiguration(String reply,
             String meaning) {

@@ -25,12 +25,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * with the same message on Jedis and on Lettuce, single node and cluster. Each expected message is
  * written out here once, so two drivers pass only by saying the same thing.
  *
- * <p>Two things cannot be produced on a cluster with these drivers, and the cluster tests say
- * what they check instead:
+ * <p>On a cluster the credentials case is a cluster that requires a password the settings do
+ * not give ({@code NOAUTH}); a wrong password, an unknown user and a missing permission on a
+ * cluster are {@code SecuredClusterTest}'s, on a cluster started with ACL users. One thing cannot
+ * be produced on a cluster with these drivers, and the cluster tests say what they check instead:
  * <ul>
- * <li>A wrong password: {@link RedisSettings.Cluster} carries no credentials, so a driver sends
- * none. A cluster that requires a password answers {@code NOAUTH}, the same misconfiguration
- * from the other side.</li>
  * <li>{@code READONLY}: a cluster replica answers a write with {@code MOVED} to its master, which
  * the drivers follow, and gives {@code READONLY} only to a client that sent {@code READONLY} to
  * read from replicas, which these drivers never do. The closest refusal a cluster gives them is

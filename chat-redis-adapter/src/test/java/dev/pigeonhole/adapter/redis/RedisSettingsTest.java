@@ -42,4 +42,31 @@ class RedisSettingsTest {
         assertThatThrownBy(() -> RedisSettings.Endpoint.single("redis://h:1/cache").database())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("database number");
     }
+
+    @Test
+    void credentials_apart_from_the_url_reach_a_single_node_and_a_cluster_and_never_show_their_password() {
+        RedisSettings.Credentials pigeon = new RedisSettings.Credentials("pigeon", "hush-42");
+
+        RedisSettings.Single single = RedisSettings.Endpoint.single("redis://h:1").withCredentials(pigeon);
+        RedisSettings.Cluster cluster = RedisSettings.Endpoint.cluster("h:1,h:2").withCredentials(pigeon);
+
+        assertThat(single.user()).isEqualTo("pigeon");
+        assertThat(single.password()).isEqualTo("hush-42");
+        assertThat(cluster.credentials()).isEqualTo(pigeon);
+        assertThat(RedisSettings.Endpoint.cluster("h:1").credentials()).isEqualTo(RedisSettings.Credentials.NONE);
+        for (Object shown : new Object[] {pigeon, single, cluster, RedisSettings.of(single), RedisSettings.of(cluster),
+                RedisSettings.Endpoint.single("redis://pigeon:hush-42@h:1")}) {
+            assertThat(shown.toString()).doesNotContain("hush-42");
+        }
+        assertThat(pigeon.toString()).isEqualTo("pigeon:****");
+    }
+
+    @Test
+    void a_url_with_credentials_takes_no_others_and_a_user_needs_a_password() {
+        assertThatThrownBy(() -> RedisSettings.Endpoint.single("redis://a:b@h:1")
+                .withCredentials(new RedisSettings.Credentials("pigeon", "hush")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes no other credentials");
+        assertThatThrownBy(() -> new RedisSettings.Credentials("pigeon", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("the Redis user 'pigeon' needs a password");
+    }
 }

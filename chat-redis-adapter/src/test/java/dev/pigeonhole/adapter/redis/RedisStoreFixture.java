@@ -45,8 +45,17 @@ final class RedisStoreFixture {
     /** @param patternsOnCluster whether a cluster publishes classic PUBLISH too, for pattern subscribers */
     static StoreFixture open(RedisTarget target, RedisClientKind client, KeyLayout keys, Limits limits,
                              UnaryOperator<RedisDriver> decorate, boolean patternsOnCluster) {
+        return open(target, clientName -> settings(target, clientName), client, keys, limits, decorate, patternsOnCluster);
+    }
+
+    /**
+     * @param settings the settings to connect with, given the client name of the fixture's
+     *                 connections; {@code target}'s helpers look on from outside
+     */
+    static StoreFixture open(RedisTarget target, Function<String, RedisSettings> settingsFor, RedisClientKind client,
+                             KeyLayout keys, Limits limits, UnaryOperator<RedisDriver> decorate, boolean patternsOnCluster) {
         String clientName = RedisTarget.newClientName();
-        RedisSettings settings = settings(target, clientName);
+        RedisSettings settings = settingsFor.apply(clientName);
         RedisDriver driver = decorate.apply(Drivers.open(client, settings));
         OnFirstUse<RedisDriver> secondConnection = new OnFirstUse<>(() -> Drivers.open(client, settings));
         PublishMode publishing = PublishMode.of(driver, patternsOnCluster);

@@ -63,13 +63,21 @@ public final class RedisTarget {
      * reports, not only on the seeds, so a seed list naming one node is enough.
      */
     static RedisTarget cluster(String description, String seeds) {
+        return cluster(description, seeds, null);
+    }
+
+    /**
+     * As {@link #cluster(String, String)}, the helpers signing in to every node as
+     * {@code userInfo} ({@code user:password}, percent-encoded as in a URL), or as nobody when null.
+     */
+    static RedisTarget cluster(String description, String seeds, String userInfo) {
         RuntimeException last = null;
         for (String seed : seeds.split(",")) {
             if (seed.isBlank()) {
                 continue;
             }
             try {
-                String clusterNodes = (String) call(RedisNode.parse(seed.strip()).uri(), "CLUSTER", "NODES");
+                String clusterNodes = (String) call(signedIn(RedisNode.parse(seed.strip()).uri(), userInfo), "CLUSTER", "NODES");
                 List<URI> masters = new ArrayList<>();
                 List<URI> all = new ArrayList<>();
                 for (String line : clusterNodes.lines().toList()) {
@@ -83,7 +91,7 @@ public final class RedisTarget {
                             || flags.contains("handshake")) {
                         continue;
                     }
-                    URI uri = RedisNode.parse(address).uri();
+                    URI uri = signedIn(RedisNode.parse(address).uri(), userInfo);
                     all.add(uri);
                     if (flags.contains("master")) {
                         masters.add(uri);
@@ -351,6 +359,10 @@ public final class RedisTarget {
 
     private static RedisNode node(URI uri) {
         return new RedisNode(uri.getHost(), uri.getPort());
+    }
+
+    private static URI signedIn(URI uri, String userInfo) {
+        return userInfo == null ? uri : URI.create(uri.getScheme() + "://" + userInfo + "@" + uri.getHost() + ":" + uri.getPort());
     }
 
     private static URI withPort(URI uri, int port) {

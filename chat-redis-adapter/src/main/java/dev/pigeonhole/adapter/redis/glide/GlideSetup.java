@@ -15,6 +15,7 @@ import glide.api.models.configuration.NodeAddress;
 import glide.api.models.configuration.ProtocolVersion;
 import glide.api.models.configuration.ServerCredentials;
 import glide.api.models.configuration.StandaloneSubscriptionConfiguration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -60,13 +61,7 @@ final class GlideSetup {
                         .protocol(ProtocolVersion.RESP3)
                         .lazyConnect(true);
                 var advanced = AdvancedGlideClientConfiguration.builder().connectionTimeout(connectTimeout);
-                if (!single.password().isEmpty()) {
-                    var credentials = ServerCredentials.builder().password(single.password());
-                    if (!single.user().isEmpty()) {
-                        credentials.username(single.user());
-                    }
-                    builder.credentials(credentials.build());
-                }
+                credentials(settings).ifPresent(builder::credentials);
                 if (callback != null) {
                     builder.subscriptionConfiguration(StandaloneSubscriptionConfiguration.builder().callback(callback).build());
                     advanced.pubsubReconciliationIntervalMs(RECONCILIATION_MILLIS);
@@ -74,7 +69,6 @@ final class GlideSetup {
                 yield GlideClient.createClient(builder.advancedConfiguration(advanced.build()).build());
             }
             case RedisSettings.Cluster cluster -> {
-                // A cluster's settings carry no credentials, as for the other drivers.
                 var builder = GlideClusterClientConfiguration.builder()
                         .addresses(cluster.seeds().stream()
                                 .map(seed -> NodeAddress.builder().host(seed.host()).port(seed.port()).build()).toList())
@@ -82,6 +76,7 @@ final class GlideSetup {
                         .clientName(settings.clientName())
                         .protocol(ProtocolVersion.RESP3)
                         .lazyConnect(true);
+                credentials(settings).ifPresent(builder::credentials);
                 var advanced = AdvancedGlideClusterClientConfiguration.builder().connectionTimeout(connectTimeout);
                 if (callback != null) {
                     builder.subscriptionConfiguration(ClusterSubscriptionConfiguration.builder().callback(callback).build());
@@ -90,6 +85,19 @@ final class GlideSetup {
                 yield GlideClusterClient.createClient(builder.advancedConfiguration(advanced.build()).build());
             }
         };
+    }
+
+    /** What the core signs in with on every connection it opens, to each node, for calls and subscriptions alike. */
+    private static Optional<ServerCredentials> credentials(RedisSettings settings) {
+        RedisSettings.Credentials credentials = settings.endpoint().credentials();
+        if (!credentials.present()) {
+            return Optional.empty();
+        }
+        var builder = ServerCredentials.builder().password(credentials.password());
+        if (!credentials.user().isEmpty()) {
+            builder.username(credentials.user());
+        }
+        return Optional.of(builder.build());
     }
 
     private static int millis(long value) {

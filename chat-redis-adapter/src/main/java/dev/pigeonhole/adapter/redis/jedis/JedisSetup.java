@@ -31,12 +31,15 @@ final class JedisSetup {
                 // The JDK's trust store and full verification, host name included.
                 builder.sslOptions(SslOptions.defaults());
             }
-            if (!single.user().isEmpty()) {
-                builder.user(single.user());
-            }
-            if (!single.password().isEmpty()) {
-                builder.password(single.password());
-            }
+        }
+        // One client config serves every connection Jedis opens: the pool's, the cluster's to each
+        // node it discovers, and the subscriptions'.
+        RedisSettings.Credentials credentials = settings.endpoint().credentials();
+        if (!credentials.user().isEmpty()) {
+            builder.user(credentials.user());
+        }
+        if (credentials.present()) {
+            builder.password(credentials.password());
         }
         return builder.build();
     }

@@ -35,7 +35,8 @@ final class ClusterConnector extends Connector<StatefulRedisClusterConnection<St
 
     ClusterConnector(RedisSettings settings, RedisSettings.Cluster cluster, MeterRegistry metrics) {
         super(settings, metrics);
-        // Lettuce gives every node connection the first seed's settings, the client name included.
+        // Lettuce gives every node connection the first seed's settings, the client name and the
+        // credentials included.
         List<RedisURI> seeds = cluster.seeds().stream().map(seed -> uri(settings, seed.host(), seed.port()).build()).toList();
         this.client = RedisClusterClient.create(resources, seeds);
         ClusterClientOptions.Builder options = configure(ClusterClientOptions.builder(), settings);

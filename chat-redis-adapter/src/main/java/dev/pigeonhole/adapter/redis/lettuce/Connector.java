@@ -131,13 +131,23 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
         return builder;
     }
 
-    /** A node's URI with what every connection sends on connect: its name, and the timeout of the handshake. */
+    /**
+     * A node's URI with what every connection sends on connect: its credentials (in HELLO's AUTH),
+     * its name, and the timeout of the handshake.
+     */
     static RedisURI.Builder uri(RedisSettings settings, String host, int port) {
-        return RedisURI.builder()
+        RedisURI.Builder builder = RedisURI.builder()
                 .withHost(host)
                 .withPort(port)
                 .withTimeout(settings.commandTimeout())
                 .withClientName(settings.clientName());
+        RedisSettings.Credentials credentials = settings.endpoint().credentials();
+        if (!credentials.user().isEmpty()) {
+            builder.withAuthentication(credentials.user(), credentials.password());
+        } else if (credentials.present()) {
+            builder.withPassword(credentials.password().toCharArray());
+        }
+        return builder;
     }
 
     /**

@@ -31,13 +31,6 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
     /** Reads the URL first, so that a malformed one fails before any thread is started. */
     static NodeConnector create(RedisSettings settings, RedisSettings.Single single, MeterRegistry metrics) {
         RedisURI.Builder builder = uri(settings, single.host(), single.port()).withSsl(single.tls()).withDatabase(single.database());
-        String user = single.user();
-        String password = single.password();
-        if (!user.isEmpty()) {
-            builder = builder.withAuthentication(user, password);
-        } else if (!password.isEmpty()) {
-            builder = builder.withPassword(password);
-        }
         return new NodeConnector(settings, builder.build(), metrics);
     }
 

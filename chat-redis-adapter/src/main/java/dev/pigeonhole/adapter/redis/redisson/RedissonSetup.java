@@ -34,6 +34,15 @@ final class RedissonSetup {
         }
         config.setTcpKeepAlive(true);
         config.setTcpNoDelay(true);
+        // Set once on the Config, Redisson signs in with them on every connection to every node,
+        // and so do the driver's own subscription connections (RedissonNodeConnection).
+        RedisSettings.Credentials credentials = settings.endpoint().credentials();
+        if (!credentials.user().isEmpty()) {
+            config.setUsername(credentials.user());
+        }
+        if (credentials.present()) {
+            config.setPassword(credentials.password());
+        }
         switch (settings.endpoint()) {
             case RedisSettings.Single single -> single(config, settings, single);
             case RedisSettings.Cluster cluster -> {
@@ -59,12 +68,6 @@ final class RedissonSetup {
         String host = single.host().contains(":") ? "[" + single.host() + "]" : single.host();
         server.setAddress((single.tls() ? "rediss" : "redis") + "://" + host + ":" + single.port());
         server.setDatabase(single.database());
-        if (!single.user().isEmpty()) {
-            config.setUsername(single.user());
-        }
-        if (!single.password().isEmpty()) {
-            config.setPassword(single.password());
-        }
         common(server, settings);
         server.setConnectionPoolSize(settings.poolSize());
         server.setConnectionMinimumIdleSize(Math.min(IDLE_CONNECTIONS, settings.poolSize()));
