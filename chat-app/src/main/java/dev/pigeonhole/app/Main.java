@@ -124,6 +124,10 @@ public final class Main implements Runnable {
     /** Where the data lives; like every option, each is also read from the environment and the configuration file. */
     static final class StoreOptions {
 
+        /** The command these options are part of, whose default provider knows the environment. */
+        @Spec(Spec.Target.MIXEE)
+        CommandLine.Model.CommandSpec mixee;
+
         @Option(names = "--store", defaultValue = "memory",
                 description = "memory, redis or postgres")
         StoreKind store;
@@ -235,7 +239,7 @@ public final class Main implements Runnable {
             if (postgresPasswordFile != null) {
                 return TextFile.read(postgresPasswordFile, "PostgreSQL password file").strip();
             }
-            return Optional.ofNullable(System.getenv("PIGEONHOLE_POSTGRES_PASSWORD")).orElse("");
+            return environment("PIGEONHOLE_POSTGRES_PASSWORD").orElse("");
         }
 
         /** From the file if one is named, else the environment; empty for a Redis that asks none. */
@@ -243,7 +247,14 @@ public final class Main implements Runnable {
             if (redisPasswordFile != null) {
                 return TextFile.read(redisPasswordFile, "Redis password file").strip();
             }
-            return Optional.ofNullable(System.getenv("PIGEONHOLE_REDIS_PASSWORD")).orElse("");
+            return environment("PIGEONHOLE_REDIS_PASSWORD").orElse("");
+        }
+
+        /** The environment the command line was given (a test's own, or the process's). */
+        private Optional<String> environment(String variable) {
+            String value = mixee.defaultValueProvider() instanceof OptionSources sources
+                    ? sources.environment(variable) : System.getenv(variable);
+            return Optional.ofNullable(value).filter(given -> !given.isEmpty());
         }
 
         String describe() {

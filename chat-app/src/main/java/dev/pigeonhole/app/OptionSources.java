@@ -73,6 +73,14 @@ final class OptionSources implements CommandLine.IDefaultValueProvider {
         return source(option).map(source -> source.value().replace("$", "$$")).orElse(null);
     }
 
+    /**
+     * A variable of the environment this command line was given: for the secrets read from it
+     * directly, which are no option's value and so never pass through {@link #defaultValue}.
+     */
+    String environment(String variable) {
+        return env.apply(variable);
+    }
+
     /** The environment's or the file's value for {@code option}, if either has one: the environment first. */
     Optional<Source> source(OptionSpec option) {
         String key = key(option);

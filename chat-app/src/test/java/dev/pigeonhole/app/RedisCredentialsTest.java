@@ -101,6 +101,19 @@ class RedisCredentialsTest {
     }
 
     @Test
+    void the_password_may_come_from_the_environment() {
+        String[] demo = {"demo", "--store", "redis", "--redis-url", single().address(), "--redis-user", SecuredRedis.USER,
+                "--key-prefix", PREFIX + RedisTarget.newClientName() + ":"};
+
+        CommandRun right = CommandRun.of(Map.of("PIGEONHOLE_REDIS_PASSWORD", single().password()), demo);
+        CommandRun wrong = CommandRun.of(Map.of("PIGEONHOLE_REDIS_PASSWORD", "not-" + single().password()), demo);
+
+        assertThat(right.status()).as(right.err()).isZero();
+        assertStoppedWithOneLine(wrong, single().password());
+        assertThat(wrong.errLines().getFirst()).contains("(WRONGPASS ");
+    }
+
+    @Test
     void no_password_where_one_is_required_stops_the_start_with_one_line_naming_it() {
         CommandRun outcome = CommandRun.of(Map.of(), "serve", "--port", "0", "--store", "redis",
                 "--redis-url", single().address(), "--key-prefix", PREFIX);
