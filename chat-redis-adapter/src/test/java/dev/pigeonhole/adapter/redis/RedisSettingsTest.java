@@ -14,12 +14,12 @@ class RedisSettingsTest {
         assertThat(plain.host()).isEqualTo("cache.local");
         assertThat(plain.port()).isEqualTo(6379);
         assertThat(plain.database()).isZero();
-        assertThat(plain.tls()).isFalse();
+        assertThat(plain.tls().enabled()).isFalse();
 
         RedisSettings.Single secure = RedisSettings.Endpoint.single("rediss://[::1]:6380/2");
         assertThat(secure.host()).as("an IPv6 address without its brackets").isEqualTo("::1");
         assertThat(secure.database()).isEqualTo(2);
-        assertThat(secure.tls()).isTrue();
+        assertThat(secure.tls().enabled()).isTrue();
     }
 
     @Test

@@ -76,6 +76,11 @@ final class RedissonNodeConnection implements RedisPubSubListener<Object> {
                 .setClientName(config.getClientName())
                 .setKeepAlive(true)
                 .setTcpNoDelay(true)
+                // TLS as the configured connections have it (RedissonSetup): same trust, same checks.
+                .setSslProvider(config.getSslProvider())
+                .setSslTrustManagerFactory(config.getSslTrustManagerFactory())
+                .setSslKeyManagerFactory(config.getSslKeyManagerFactory())
+                .setSslVerificationMode(config.getSslVerificationMode())
                 .setDisconnectedListener(where -> disconnected());
         this.client = RedisClient.create(clientConfig);
     }
