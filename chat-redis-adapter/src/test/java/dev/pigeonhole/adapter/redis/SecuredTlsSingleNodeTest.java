@@ -55,7 +55,7 @@ class SecuredTlsSingleNodeTest extends SecuredRedisContracts {
                     .hasMessageNotContaining(secured().password());
             if (client != RedisClientKind.GLIDE) {
                 // GLIDE's core keeps the handshake's failure to its log: its request only times out.
-                assertThat(failure).hasMessageContaining(": TLS failed (");
+                assertThat(failure).hasMessageContaining(": misconfigured: TLS failed (");
             }
         }
     }
