@@ -194,7 +194,7 @@ public final class Main implements Runnable {
         Path redisPasswordFile;
 
         @Option(names = "--redis-tls", arity = "0..1", fallbackValue = "true", defaultValue = "false",
-                description = "talk TLS to Redis (a single node); a rediss:// URL turns it on too")
+                description = "talk TLS to Redis, a single node or every node of a cluster; a rediss:// URL turns it on too")
         boolean redisTls;
 
         @Option(names = "--redis-tls-ca",

@@ -17,9 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The command line against a Redis that speaks TLS only and admits only the README's user:
- * {@code --redis-tls} with the CA that signed its certificate plays the demo; a CA that did not is
- * one line and exit status 3; a TLS file that cannot be read, or a certificate without its key,
- * is a usage error, exit status 2.
+ * {@code --redis-tls} with the CA that signed its certificate plays the demo, on a single node and
+ * on a cluster; a CA that did not is one line and exit status 3; a TLS file that cannot be read,
+ * or a certificate without its key, is a usage error, exit status 2.
  */
 class RedisTlsCommandTest {
 
@@ -88,13 +88,19 @@ class RedisTlsCommandTest {
     }
 
     @Test
-    void tls_to_a_cluster_is_refused_as_not_supported_yet() {
-        CommandRun outcome = CommandRun.of(Map.of(), "serve", "--port", "0", "--store", "redis",
-                "--redis-cluster", "127.0.0.1:" + CommandRun.closedPort(), "--redis-tls");
+    void the_demo_plays_on_a_cluster_over_tls() throws IOException {
+        try (SecuredRedis cluster = SecuredRedis.clusterOverTls(PREFIX)) {
+            Path password = Files.createTempFile(dir, "redis-", ".password");
+            Files.writeString(password, cluster.password() + "\n");
 
-        assertThat(outcome.status()).isEqualTo(2);
-        assertThat(outcome.errLines()).containsExactly(
-                "pigeonhole: TLS to a Redis Cluster is not supported yet: only to a single node");
+            CommandRun outcome = CommandRun.of(Map.of(), "demo", "--store", "redis", "--redis-cluster", cluster.address(),
+                    "--redis-user", SecuredRedis.USER, "--redis-password-file", password.toString(),
+                    "--key-prefix", PREFIX + RedisTarget.newClientName() + ":",
+                    "--redis-tls", "--redis-tls-ca", cluster.certificates().authority().toString());
+
+            assertThat(outcome.status()).as(outcome.err()).isZero();
+            assertThat(outcome.out()).contains("Pigeonhole demo, store: redis");
+        }
     }
 
     private CommandRun demo(String... tls) throws IOException {

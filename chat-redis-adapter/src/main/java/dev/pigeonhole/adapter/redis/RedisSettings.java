@@ -279,8 +279,8 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
     }
 
     /**
-     * A Redis Cluster, found through any of its seed nodes; every node takes the same credentials.
-     * TLS to a cluster is refused: the drivers' cluster connections were not proven over it yet.
+     * A Redis Cluster, found through any of its seed nodes; every node takes the same credentials,
+     * and, with TLS on, is trusted by the same CA.
      */
     public record Cluster(List<HostAndPort> seeds, Credentials credentials, Tls tls) implements Endpoint {
 
@@ -299,9 +299,6 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
             Objects.requireNonNull(tls, "tls");
             if (seeds.isEmpty()) {
                 throw new IllegalArgumentException("a cluster needs at least one seed node host:port");
-            }
-            if (tls.enabled()) {
-                throw new IllegalArgumentException("TLS to a Redis Cluster is not supported yet: only to a single node");
             }
         }
 

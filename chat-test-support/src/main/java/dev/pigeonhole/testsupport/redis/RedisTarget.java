@@ -87,13 +87,19 @@ public final class RedisTarget {
      * {@code userInfo} ({@code user:password}, percent-encoded as in a URL), or as nobody when null.
      */
     static RedisTarget cluster(String description, String seeds, String userInfo) {
+        return cluster(description, seeds, userInfo, null);
+    }
+
+    /** As {@link #cluster(String, String, String)}, every node reached over TLS through {@code tls} when not null. */
+    static RedisTarget cluster(String description, String seeds, String userInfo, SSLSocketFactory tls) {
         RuntimeException last = null;
         for (String seed : seeds.split(",")) {
             if (seed.isBlank()) {
                 continue;
             }
             try {
-                String clusterNodes = (String) call(signedIn(RedisNode.parse(seed.strip()).uri(), userInfo), "CLUSTER", "NODES");
+                String clusterNodes = (String) call(signedIn(RedisNode.parse(seed.strip()).uri(tls != null), userInfo), tls,
+                        "CLUSTER", "NODES");
                 List<URI> masters = new ArrayList<>();
                 List<URI> all = new ArrayList<>();
                 for (String line : clusterNodes.lines().toList()) {
@@ -107,7 +113,7 @@ public final class RedisTarget {
                             || flags.contains("handshake")) {
                         continue;
                     }
-                    URI uri = signedIn(RedisNode.parse(address).uri(), userInfo);
+                    URI uri = signedIn(RedisNode.parse(address).uri(tls != null), userInfo);
                     all.add(uri);
                     if (flags.contains("master")) {
                         masters.add(uri);
@@ -116,7 +122,7 @@ public final class RedisTarget {
                 if (masters.isEmpty()) {
                     throw new IllegalStateException("CLUSTER NODES on " + seed + " lists no master:\n" + clusterNodes);
                 }
-                return new RedisTarget(description, true, seeds, masters, all);
+                return new RedisTarget(description, true, seeds, masters, all, tls);
             } catch (RuntimeException e) {
                 last = e;
             }
@@ -316,7 +322,12 @@ public final class RedisTarget {
     }
 
     static Object call(URI node, String... command) {
-        try (RespConnection redis = RespConnection.open(node, ADMIN_TIMEOUT, ADMIN_CLIENT_NAME)) {
+        return call(node, null, command);
+    }
+
+    /** One command on {@code node}, a {@code rediss://} one through {@code tls}. */
+    static Object call(URI node, SSLSocketFactory tls, String... command) {
+        try (RespConnection redis = RespConnection.open(node, ADMIN_TIMEOUT, ADMIN_CLIENT_NAME, tls)) {
             return redis.call(command);
         }
     }

@@ -61,7 +61,8 @@ public final class SecuredRedis implements AutoCloseable {
         String userInfo = ADMIN + ":" + adminPassword;
         this.address = cluster ? open.address() : "redis://127.0.0.1:" + open.masters().getFirst().port();
         this.admin = cluster
-                ? RedisTarget.cluster("secured cluster " + address, address, userInfo)
+                ? RedisTarget.cluster("secured cluster " + address, address, userInfo,
+                        certificates == null ? null : certificates.socketFactory())
                 : certificates == null
                 ? RedisTarget.single("secured " + address, "redis://" + userInfo + "@127.0.0.1:" + open.masters().getFirst().port())
                 : RedisTarget.single("secured " + address, "rediss://" + userInfo + "@127.0.0.1:" + open.masters().getFirst().port(),
@@ -100,6 +101,28 @@ public final class SecuredRedis implements AutoCloseable {
             return new SecuredRedis(server, server.target(), false, prefix, certificates);
         } catch (RuntimeException e) {
             server.close();
+            certificates.delete();
+            throw e;
+        }
+    }
+
+    /**
+     * A cluster of three masters speaking TLS only (to clients and on the bus), whose
+     * {@value #USER} may use the keys and channels that start with {@code prefix}.
+     */
+    public static SecuredRedis clusterOverTls(String prefix) {
+        RedisCertificates certificates = RedisCertificates.make();
+        LocalRedisCluster cluster;
+        try {
+            cluster = LocalRedisCluster.startTls(certificates);
+        } catch (RuntimeException e) {
+            certificates.delete();
+            throw e;
+        }
+        try {
+            return new SecuredRedis(cluster, cluster.target(), true, prefix, certificates);
+        } catch (RuntimeException e) {
+            cluster.close();
             certificates.delete();
             throw e;
         }

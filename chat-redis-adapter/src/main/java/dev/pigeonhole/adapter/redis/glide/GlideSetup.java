@@ -75,12 +75,14 @@ final class GlideSetup {
                 var builder = GlideClusterClientConfiguration.builder()
                         .addresses(cluster.seeds().stream()
                                 .map(seed -> NodeAddress.builder().host(seed.host()).port(seed.port()).build()).toList())
+                        .useTLS(cluster.tls().enabled())
                         .requestTimeout(requestTimeout)
                         .clientName(settings.clientName())
                         .protocol(ProtocolVersion.RESP3)
                         .lazyConnect(true);
                 credentials(settings).ifPresent(builder::credentials);
                 var advanced = AdvancedGlideClusterClientConfiguration.builder().connectionTimeout(connectTimeout);
+                tls(settings).ifPresent(advanced::tlsAdvancedConfiguration);
                 if (callback != null) {
                     builder.subscriptionConfiguration(ClusterSubscriptionConfiguration.builder().callback(callback).build());
                     advanced.pubsubReconciliationIntervalMs(RECONCILIATION_MILLIS);

@@ -62,7 +62,8 @@ final class RedissonNodeConnection implements RedisPubSubListener<Object> {
         MasterSlaveServersConfig config = services.getConfig();
         RedisClientConfig clientConfig = new RedisClientConfig()
                 .setAddress(config.getMasterAddress() != null && !cluster ? config.getMasterAddress()
-                        : "redis://" + address)
+                        // RedissonSetup sets a trust manager factory exactly when TLS is on.
+                        : (config.getSslTrustManagerFactory() != null ? "rediss://" : "redis://") + address)
                 .setGroup(services.getGroup())
                 .setTimer(services.getTimer())
                 .setExecutor(services.getExecutor())

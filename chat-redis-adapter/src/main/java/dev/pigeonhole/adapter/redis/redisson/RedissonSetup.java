@@ -49,7 +49,8 @@ final class RedissonSetup {
             case RedisSettings.Single single -> single(config, settings, single);
             case RedisSettings.Cluster cluster -> {
                 ClusterServersConfig servers = config.useClusterServers();
-                cluster.seeds().forEach(seed -> servers.addNodeAddress("redis://" + seed.host() + ":" + seed.port()));
+                String scheme = cluster.tls().enabled() ? "rediss://" : "redis://";
+                cluster.seeds().forEach(seed -> servers.addNodeAddress(scheme + seed.host() + ":" + seed.port()));
                 common(servers, settings);
                 servers.setMasterConnectionPoolSize(settings.poolSize());
                 servers.setMasterConnectionMinimumIdleSize(Math.min(IDLE_CONNECTIONS, settings.poolSize()));
