@@ -274,7 +274,8 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
         /** Where it is, without the password a URL may carry. */
         @Override
         public String toString() {
-            return (tls.enabled() ? "rediss" : "redis") + "://" + url.getHost() + ":" + port() + (url.getPath() == null ? "" : url.getPath());
+            return (tls.enabled() ? "rediss" : "redis") + "://" + url.getHost() + ":" + port()
+                    + (url.getPath() == null ? "" : url.getPath());
         }
     }
 

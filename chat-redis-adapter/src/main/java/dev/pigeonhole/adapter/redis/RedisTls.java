@@ -28,7 +28,7 @@ import javax.net.ssl.TrustManagerFactory;
 /**
  * The TLS material of {@link RedisSettings.Tls}, read once from its PEM files into the JDK's
  * types, which three of the four clients take as they are (GLIDE takes the CA's PEM bytes, see
- * {@link #caPem()}). A file that cannot be read or is not what it should be is an
+ * {@link #caPem(RedisSettings.Tls)}). A file that cannot be read or is not what it should be is an
  * {@link IllegalArgumentException} naming it, in one line.
  *
  * @param trust whom to trust: the CA file's certificates, or the JDK's default trust store
