@@ -4,6 +4,7 @@ import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.postgres.PostgresSsl;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.adapter.redis.RedisTls;
 import dev.pigeonhole.domain.model.InvalidInputException;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import picocli.CommandLine;
@@ -192,6 +193,22 @@ public final class Main implements Runnable {
                         + "Never given on the command line, where others could read it, and never printed")
         Path redisPasswordFile;
 
+        @Option(names = "--redis-tls", arity = "0..1", fallbackValue = "true", defaultValue = "false",
+                description = "talk TLS to Redis, a single node or every node of a cluster; a rediss:// URL turns it on too")
+        boolean redisTls;
+
+        @Option(names = "--redis-tls-ca",
+                description = "PEM certificate of the CA that signed the Redis server's; unset, the JDK's default trust store")
+        Path redisTlsCa;
+
+        @Option(names = "--redis-tls-cert",
+                description = "PEM client certificate, for a Redis that asks for one (with --redis-tls-key)")
+        Path redisTlsCert;
+
+        @Option(names = "--redis-tls-key",
+                description = "the PEM (PKCS #8) private key of --redis-tls-cert")
+        Path redisTlsKey;
+
         @Option(names = "--key-layout", defaultValue = "tagged",
                 description = "tagged (cluster-safe) or book (Redis in Action's keys, single node)")
         RedisConfig.Layout layout;
@@ -224,6 +241,12 @@ public final class Main implements Runnable {
                             + "--redis-password-file or PIGEONHOLE_REDIS_PASSWORD: give them in one place");
                 }
                 endpoint = endpoint.withCredentials(credentials);
+            }
+            if (redisTls || redisTlsCa != null || redisTlsCert != null || redisTlsKey != null) {
+                RedisSettings.Tls tls = new RedisSettings.Tls(redisTls || endpoint.tls().enabled(), redisTlsCa, redisTlsCert, redisTlsKey);
+                // Read now, so that a file that cannot be read is a usage error before anything starts.
+                RedisTls.of(tls);
+                endpoint = endpoint.withTls(tls);
             }
             return defaults.withRedis(RedisConfig.defaults()
                     .withClient(client)

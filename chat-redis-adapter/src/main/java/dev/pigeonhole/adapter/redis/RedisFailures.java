@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * <ul>
  * <li>A refusal Redis gives about itself or about this client is
  * {@link StoreUnavailableException}: wrong or missing credentials and missing permissions (a
- * misconfiguration, and the message says so), a read-only replica, a server still loading or
+ * misconfiguration, and the message says so, as does a failed TLS handshake), a read-only replica, a server still loading or
  * unable to save, a cluster in flux.</li>
  * <li>Any other error reply to a function call is an {@link IllegalStateException}: the function is wrong,
  * and retrying will not help.</li>
@@ -180,7 +180,9 @@ public final class RedisFailures {
             case BROKEN -> "connection broken";
             case UNKNOWN_HOST -> "unknown host";
             case NO_ROUTE -> "no route to host";
-            case TLS_FAILED -> "TLS failed";
+            // A handshake refused (an untrusted or misnamed certificate, none where one is asked
+            // for, TLS to a port that speaks none) fails the same way on every attempt.
+            case TLS_FAILED -> MISCONFIGURED + "TLS failed";
             case NO_FREE_CONNECTION -> "no pooled connection became free within " + commandTimeoutMillis + " ms";
             case INTERRUPTED -> "interrupted while waiting";
             case CLOSED -> "the driver is closed";

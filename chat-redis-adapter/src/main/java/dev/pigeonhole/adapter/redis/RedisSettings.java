@@ -3,6 +3,7 @@ package dev.pigeonhole.adapter.redis;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -98,6 +99,37 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
         }
     }
 
+    /**
+     * TLS to Redis: on or off, and the PEM files it uses. Without a CA the JDK's default trust
+     * store decides whom to trust; a client certificate and its key (PKCS #8) come together or not
+     * at all. The server's host name is always verified. {@link RedisTls} reads the files.
+     *
+     * @param enabled whether connections are encrypted
+     * @param ca      the certificate of the CA that signed the server's, or null
+     * @param cert    this client's certificate, for a server that asks for one, or null
+     * @param key     the private key of {@code cert}, or null
+     */
+    public record Tls(boolean enabled, Path ca, Path cert, Path key) {
+
+        public static final Tls OFF = new Tls(false, null, null, null);
+
+        public Tls {
+            if ((cert == null) != (key == null)) {
+                throw new IllegalArgumentException("a Redis client certificate and its key come together: give both "
+                        + "--redis-tls-cert and --redis-tls-key, or neither");
+            }
+            if (!enabled && (ca != null || cert != null)) {
+                throw new IllegalArgumentException("Redis TLS files are given but TLS is off: add --redis-tls "
+                        + "or use a rediss:// URL");
+            }
+        }
+
+        /** The same files, TLS on. */
+        public Tls on() {
+            return new Tls(true, ca, cert, key);
+        }
+    }
+
     /** Where to connect, and as whom. */
     public sealed interface Endpoint {
 
@@ -106,6 +138,12 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
 
         /** The same place, signing in with {@code credentials}. */
         Endpoint withCredentials(Credentials credentials);
+
+        /** Whether, and with which certificates, connections are encrypted. */
+        Tls tls();
+
+        /** The same place, over {@code tls}. */
+        Endpoint withTls(Tls tls);
 
         /** Parses {@code redis://[[user]:password@]host[:port][/db]}. */
         static Single single(String url) {
@@ -121,18 +159,27 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
 
     /**
      * One Redis server, by URL ({@code redis://} or {@code rediss://} for TLS). The credentials come
-     * from the URL's user info, or are given apart from it; never both.
+     * from the URL's user info, or are given apart from it; never both. A {@code rediss://} URL
+     * turns TLS on; the certificates come with {@link #withTls}.
      */
-    public record Single(URI url, Credentials credentials) implements Endpoint {
+    public record Single(URI url, Credentials credentials, Tls tls) implements Endpoint {
 
         /** The node at {@code url}, signing in with what its user info says. */
         public Single(URI url) {
             this(url, fromUserInfo(url));
         }
 
+        public Single(URI url, Credentials credentials) {
+            this(url, credentials, Tls.OFF);
+        }
+
         public Single {
             Objects.requireNonNull(url, "url");
             Objects.requireNonNull(credentials, "credentials");
+            Objects.requireNonNull(tls, "tls");
+            if ("rediss".equals(url.getScheme()) && !tls.enabled()) {
+                tls = tls.on();
+            }
             if (url.getRawUserInfo() != null && !credentials.equals(fromUserInfo(url))) {
                 throw new IllegalArgumentException("a Redis URL with a user or password in it takes no other credentials");
             }
@@ -153,11 +200,6 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
         public String host() {
             String host = url.getHost();
             return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        }
-
-        /** True for {@code rediss://}. */
-        public boolean tls() {
-            return "rediss".equals(url.getScheme());
         }
 
         /** The database the path names ({@code redis://host/2}), 0 without one. */
@@ -189,7 +231,12 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
 
         @Override
         public Single withCredentials(Credentials value) {
-            return new Single(url, value);
+            return new Single(url, value, tls);
+        }
+
+        @Override
+        public Single withTls(Tls value) {
+            return new Single(url, credentials, value);
         }
 
         /**
@@ -227,21 +274,30 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
         /** Where it is, without the password a URL may carry. */
         @Override
         public String toString() {
-            return url.getScheme() + "://" + url.getHost() + ":" + port() + (url.getPath() == null ? "" : url.getPath());
+            return (tls.enabled() ? "rediss" : "redis") + "://" + url.getHost() + ":" + port()
+                    + (url.getPath() == null ? "" : url.getPath());
         }
     }
 
-    /** A Redis Cluster, found through any of its seed nodes; every node takes the same credentials. */
-    public record Cluster(List<HostAndPort> seeds, Credentials credentials) implements Endpoint {
+    /**
+     * A Redis Cluster, found through any of its seed nodes; every node takes the same credentials,
+     * and, with TLS on, is trusted by the same CA.
+     */
+    public record Cluster(List<HostAndPort> seeds, Credentials credentials, Tls tls) implements Endpoint {
 
         /** A cluster that asks no one to sign in. */
         public Cluster(List<HostAndPort> seeds) {
             this(seeds, Credentials.NONE);
         }
 
+        public Cluster(List<HostAndPort> seeds, Credentials credentials) {
+            this(seeds, credentials, Tls.OFF);
+        }
+
         public Cluster {
             seeds = List.copyOf(seeds);
             Objects.requireNonNull(credentials, "credentials");
+            Objects.requireNonNull(tls, "tls");
             if (seeds.isEmpty()) {
                 throw new IllegalArgumentException("a cluster needs at least one seed node host:port");
             }
@@ -249,7 +305,12 @@ public record RedisSettings(Endpoint endpoint, Duration connectTimeout, Duration
 
         @Override
         public Cluster withCredentials(Credentials value) {
-            return new Cluster(seeds, value);
+            return new Cluster(seeds, value, tls);
+        }
+
+        @Override
+        public Cluster withTls(Tls value) {
+            return new Cluster(seeds, credentials, value);
         }
 
         @Override

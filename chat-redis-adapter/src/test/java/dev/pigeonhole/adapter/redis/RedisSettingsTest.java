@@ -3,9 +3,13 @@ package dev.pigeonhole.adapter.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** What every driver reads off a single node's URL. */
+/** What every driver reads off a single node's URL, and the TLS settings. */
 class RedisSettingsTest {
 
     @Test
@@ -14,12 +18,12 @@ class RedisSettingsTest {
         assertThat(plain.host()).isEqualTo("cache.local");
         assertThat(plain.port()).isEqualTo(6379);
         assertThat(plain.database()).isZero();
-        assertThat(plain.tls()).isFalse();
+        assertThat(plain.tls().enabled()).isFalse();
 
         RedisSettings.Single secure = RedisSettings.Endpoint.single("rediss://[::1]:6380/2");
         assertThat(secure.host()).as("an IPv6 address without its brackets").isEqualTo("::1");
         assertThat(secure.database()).isEqualTo(2);
-        assertThat(secure.tls()).isTrue();
+        assertThat(secure.tls().enabled()).isTrue();
     }
 
     @Test
@@ -68,5 +72,37 @@ class RedisSettingsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes no other credentials");
         assertThatThrownBy(() -> new RedisSettings.Credentials("pigeon", ""))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("the Redis user 'pigeon' needs a password");
+    }
+
+    @Test
+    void tls_keeps_its_files_and_shows_in_the_endpoint() {
+        RedisSettings.Tls tls = new RedisSettings.Tls(true, Path.of("ca.pem"), null, null);
+        RedisSettings.Single single = RedisSettings.Endpoint.single("redis://h:1").withTls(tls);
+        RedisSettings.Cluster cluster = RedisSettings.Endpoint.cluster("h:1,h:2").withTls(tls);
+
+        assertThat(single.tls()).isEqualTo(tls);
+        assertThat(single).hasToString("rediss://h:1");
+        assertThat(cluster.tls()).isEqualTo(tls);
+        assertThat(RedisSettings.Endpoint.single("rediss://h:1").withTls(RedisSettings.Tls.OFF).tls().enabled())
+                .as("a rediss:// URL keeps TLS on").isTrue();
+    }
+
+    @Test
+    void a_client_certificate_comes_with_its_key_and_files_need_tls_on() {
+        assertThatThrownBy(() -> new RedisSettings.Tls(true, null, Path.of("client.pem"), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("a Redis client certificate and its key come together");
+        assertThatThrownBy(() -> new RedisSettings.Tls(false, Path.of("ca.pem"), null, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Redis TLS files are given but TLS is off");
+    }
+
+    @Test
+    void a_tls_file_that_is_not_pem_is_refused_naming_it(@TempDir Path dir) throws IOException {
+        Path notPem = Files.writeString(dir.resolve("ca.pem"), "not a certificate");
+
+        assertThatThrownBy(() -> RedisTls.of(new RedisSettings.Tls(true, notPem, null, null)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("cannot read the Redis TLS CA file " + notPem + ": ");
     }
 }

@@ -50,8 +50,13 @@ abstract class SecuredRedisContracts {
         RedisSettings.Endpoint where = redis.admin().isCluster()
                 ? RedisSettings.Endpoint.cluster(redis.address())
                 : RedisSettings.Endpoint.single(redis.address());
-        return RedisSettings.of(where.withCredentials(new RedisSettings.Credentials(user, password)))
+        return RedisSettings.of(where.withCredentials(new RedisSettings.Credentials(user, password)).withTls(tls()))
                 .withClientName(clientName);
+    }
+
+    /** How the clients reach {@link #secured()}: in the clear, unless a subclass says otherwise. */
+    protected RedisSettings.Tls tls() {
+        return RedisSettings.Tls.OFF;
     }
 
     /** Settings that sign in as the README's user. */

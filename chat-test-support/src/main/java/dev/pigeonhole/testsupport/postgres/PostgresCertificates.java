@@ -1,5 +1,6 @@
 package dev.pigeonhole.testsupport.postgres;
 
+import dev.pigeonhole.testsupport.TestCertificates;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +27,6 @@ public record PostgresCertificates(Path authority, Path unrelatedAuthority, Stri
     private static final String UNRELATED_AUTHORITY = "unrelated-ca.crt";
     private static final String CERTIFICATE = "server.crt";
     private static final String KEY = "server.key";
-    /** Long enough for any test run, short enough that a leftover is worth nothing. */
-    private static final String DAYS = "2";
 
     public PostgresCertificates {
         Objects.requireNonNull(authority, "authority");
@@ -43,20 +42,15 @@ public record PostgresCertificates(Path authority, Path unrelatedAuthority, Stri
 
     /**
      * The {@code openssl} commands that make them in {@code dir}, run as the server's user so that
-     * it owns its key: each authority a self-signed certificate of a fresh key, the server's key
-     * and certificate signed by the first (OpenSSL 3's {@code req -CA}), elliptic-curve keys since
-     * they take no time to make, and the key kept from everyone but its owner, which PostgreSQL
+     * it owns its key: two authorities, the server's certificate signed by the first
+     * ({@link TestCertificates}), and the key kept from everyone but its owner, which PostgreSQL
      * demands.
      */
     static List<List<String>> commands(Path openssl, Path dir) {
         List<List<String>> commands = new ArrayList<>();
-        commands.add(authority(openssl, dir, "ca.key", AUTHORITY, "Pigeonhole test CA"));
-        commands.add(authority(openssl, dir, "unrelated-ca.key", UNRELATED_AUTHORITY, "Unrelated test CA"));
-        List<String> server = newCertificate(openssl, dir, KEY, CERTIFICATE, HOST);
-        server.addAll(List.of("-CA", dir.resolve(AUTHORITY).toString(), "-CAkey", dir.resolve("ca.key").toString(),
-                "-addext", "subjectAltName=DNS:" + HOST,
-                "-addext", "basicConstraints=critical,CA:FALSE"));
-        commands.add(server);
+        commands.add(TestCertificates.authority(openssl, dir, "ca.key", AUTHORITY, "Pigeonhole test CA"));
+        commands.add(TestCertificates.authority(openssl, dir, "unrelated-ca.key", UNRELATED_AUTHORITY, "Unrelated test CA"));
+        commands.add(TestCertificates.signed(openssl, dir, KEY, CERTIFICATE, HOST, AUTHORITY, "ca.key", "DNS:" + HOST));
         commands.add(List.of("chmod", "0600", dir.resolve(KEY).toString()));
         return commands;
     }
@@ -66,21 +60,5 @@ public record PostgresCertificates(Path authority, Path unrelatedAuthority, Stri
         return List.of("-c", "ssl=on",
                 "-c", "ssl_cert_file=" + dir.resolve(CERTIFICATE),
                 "-c", "ssl_key_file=" + dir.resolve(KEY));
-    }
-
-    private static List<String> authority(Path openssl, Path dir, String key, String certificate, String name) {
-        List<String> command = newCertificate(openssl, dir, key, certificate, name);
-        command.addAll(List.of("-addext", "basicConstraints=critical,CA:TRUE",
-                "-addext", "keyUsage=critical,keyCertSign"));
-        return command;
-    }
-
-    private static List<String> newCertificate(Path openssl, Path dir, String key, String certificate, String name) {
-        return new ArrayList<>(List.of(openssl.toString(), "req", "-x509",
-                "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                "-keyout", dir.resolve(key).toString(),
-                "-out", dir.resolve(certificate).toString(),
-                "-days", DAYS,
-                "-subj", "/CN=" + name));
     }
 }

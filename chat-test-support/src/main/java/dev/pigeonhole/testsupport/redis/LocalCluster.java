@@ -4,6 +4,7 @@ import dev.pigeonhole.testsupport.ServerProcess;
 import org.awaitility.core.ConditionTimeoutException;
 
 import java.net.URI;
+import javax.net.ssl.SSLSocketFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,12 +31,24 @@ final class LocalCluster {
 
     /** Starts and forms the cluster; returns its servers, which the caller owns. */
     static List<ServerProcess> start(Path binary) {
+        return start(binary, null);
+    }
+
+    /**
+     * As {@link #start(Path)}, the nodes speaking TLS only when {@code certificates} is not null:
+     * to clients on their TLS ports, which they announce, and to each other on the bus.
+     */
+    static List<ServerProcess> start(Path binary, RedisCertificates certificates) {
         List<ServerProcess> servers = new ArrayList<>();
+        SSLSocketFactory tls = certificates == null ? null : certificates.socketFactory();
         try {
             for (int i = 0; i < MASTERS; i++) {
-                servers.add(ServerProcess.start(new RedisRecipe(binary, true, false, List.of())));
+                servers.add(ServerProcess.start(certificates == null
+                        ? new RedisRecipe(binary, true, false, List.of())
+                        : new RedisRecipe(binary, true, false, List.of("--tls-cluster", "yes", "--tls-replication", "yes"),
+                                new RedisRecipe.Tls(certificates, false))));
             }
-            form(servers);
+            form(servers, tls);
             return servers;
         } catch (RuntimeException e) {
             servers.forEach(ServerProcess::close);
@@ -48,33 +61,33 @@ final class LocalCluster {
         return servers.stream().map(server -> "127.0.0.1:" + server.port()).collect(Collectors.joining(","));
     }
 
-    private static void form(List<ServerProcess> servers) {
+    private static void form(List<ServerProcess> servers, SSLSocketFactory tls) {
         for (int i = 0; i < servers.size(); i++) {
-            URI node = uri(servers.get(i));
+            URI node = uri(servers.get(i), tls);
             // Distinct epochs up front spare the nodes a round of epoch-collision resolution.
-            RedisTarget.call(node, "CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
+            RedisTarget.call(node, tls, "CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
             long first = (long) SLOTS * i / servers.size();
             long last = (long) SLOTS * (i + 1) / servers.size() - 1;
-            RedisTarget.call(node, "CLUSTER", "ADDSLOTSRANGE", Long.toString(first), Long.toString(last));
+            RedisTarget.call(node, tls, "CLUSTER", "ADDSLOTSRANGE", Long.toString(first), Long.toString(last));
         }
         // Every pair meets directly, so no node waits for gossip to learn of another.
         for (int i = 0; i < servers.size(); i++) {
             for (ServerProcess other : servers.subList(i + 1, servers.size())) {
-                RedisTarget.call(uri(servers.get(i)), "CLUSTER", "MEET", "127.0.0.1", Integer.toString(other.port()));
+                RedisTarget.call(uri(servers.get(i), tls), tls, "CLUSTER", "MEET", "127.0.0.1", Integer.toString(other.port()));
             }
         }
-        awaitAgreement(servers);
+        awaitAgreement(servers, tls);
     }
 
     /*
      * A node reports cluster_state:ok once it sees every slot covered; a client may still be
      * misrouted until every node maps the slots the same way, so both are awaited.
      */
-    private static void awaitAgreement(List<ServerProcess> servers) {
+    private static void awaitAgreement(List<ServerProcess> servers, SSLSocketFactory tls) {
         AtomicReference<String> lastView = new AtomicReference<>("");
         try {
             await().atMost(FORM_TIMEOUT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
-                    .until(() -> agreed(servers, lastView));
+                    .until(() -> agreed(servers, lastView, tls));
         } catch (ConditionTimeoutException e) {
             throw new IllegalStateException("the local cluster did not reach cluster_state:ok with one slot map within "
                     + FORM_TIMEOUT.toSeconds() + " s; slot maps per node: " + lastView.get(), e);
@@ -82,19 +95,19 @@ final class LocalCluster {
     }
 
     /** Whether every node is ok, connected to all others, and maps the slots as the others do. */
-    private static boolean agreed(List<ServerProcess> servers, AtomicReference<String> lastView) {
+    private static boolean agreed(List<ServerProcess> servers, AtomicReference<String> lastView, SSLSocketFactory tls) {
         List<String> views = new ArrayList<>();
         boolean allOk = true;
         for (ServerProcess server : servers) {
-            String info = (String) RedisTarget.call(uri(server), "CLUSTER", "INFO");
+            String info = (String) RedisTarget.call(uri(server, tls), tls, "CLUSTER", "INFO");
             boolean ok = info.contains("cluster_state:ok")
                     && info.contains("cluster_known_nodes:" + servers.size())
                     && info.contains("cluster_slots_ok:" + SLOTS);
-            String nodes = (String) RedisTarget.call(uri(server), "CLUSTER", "NODES");
+            String nodes = (String) RedisTarget.call(uri(server, tls), tls, "CLUSTER", "NODES");
             boolean settled = nodes.lines().allMatch(line -> line.contains(" connected")
                     && !line.contains("handshake") && !line.contains("fail"));
             allOk &= ok && settled;
-            views.add(slotMap(RedisTarget.call(uri(server), "CLUSTER", "SLOTS")));
+            views.add(slotMap(RedisTarget.call(uri(server, tls), tls, "CLUSTER", "SLOTS")));
         }
         lastView.set(String.join(" | ", views));
         return allOk && views.stream().distinct().count() == 1 && views.getFirst().split(";").length == servers.size();
@@ -112,7 +125,7 @@ final class LocalCluster {
         return String.join(";", ranges);
     }
 
-    private static URI uri(ServerProcess server) {
-        return new RedisNode("127.0.0.1", server.port()).uri();
+    private static URI uri(ServerProcess server, SSLSocketFactory tls) {
+        return new RedisNode("127.0.0.1", server.port()).uri(tls != null);
     }
 }

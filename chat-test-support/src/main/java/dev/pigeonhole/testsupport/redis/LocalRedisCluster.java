@@ -27,6 +27,18 @@ public final class LocalRedisCluster implements AutoCloseable {
         this.target = RedisTarget.cluster("private cluster " + seeds, seeds);
     }
 
+    private LocalRedisCluster(List<ServerProcess> servers, RedisCertificates certificates) {
+        this.servers = new ArrayList<>(servers);
+        String seeds = LocalCluster.seeds(servers);
+        this.target = RedisTarget.cluster("private cluster over TLS " + seeds, seeds, null, certificates.socketFactory());
+    }
+
+    /** As {@link #start()}, every node speaking TLS only with {@code certificates}, to clients and on the bus. */
+    public static LocalRedisCluster startTls(RedisCertificates certificates) {
+        return new LocalRedisCluster(LocalCluster.start(RedisServers.requireBinary("a private Redis Cluster over TLS"),
+                certificates), certificates);
+    }
+
     /** Starts three servers and forms them into a cluster; returns once every node agrees on the slots. */
     public static LocalRedisCluster start() {
         return new LocalRedisCluster(LocalCluster.start(RedisServers.requireBinary("a private Redis Cluster")));

@@ -27,6 +27,23 @@ public final class LocalRedisServer implements AutoCloseable {
         this.target = RedisTarget.single("private " + process, "redis://127.0.0.1:" + process.port());
     }
 
+    private LocalRedisServer(ServerProcess process, RedisCertificates certificates) {
+        this.process = process;
+        this.target = RedisTarget.single("private " + process, "rediss://127.0.0.1:" + process.port(),
+                certificates.socketFactory());
+    }
+
+    /**
+     * Starts a server that speaks TLS only, with {@code certificates}, asking every client for a
+     * certificate the test CA signed when {@code clientCertificateRequired}; its {@link #target()}
+     * talks TLS too.
+     */
+    public static LocalRedisServer startTls(RedisCertificates certificates, boolean clientCertificateRequired) {
+        return new LocalRedisServer(ServerProcess.start(new RedisRecipe(
+                RedisServers.requireBinary("a private Redis over TLS"), false, false, List.of(),
+                new RedisRecipe.Tls(certificates, clientCertificateRequired))), certificates);
+    }
+
     /** Starts a server on a free loopback port and returns once it answers. */
     public static LocalRedisServer start() {
         return started(false, List.of());

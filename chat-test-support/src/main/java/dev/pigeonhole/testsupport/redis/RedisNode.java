@@ -19,6 +19,11 @@ public record RedisNode(String host, int port) {
         return URI.create("redis://" + host + ":" + port);
     }
 
+    /** As {@link #uri()}, {@code rediss://} when {@code tls}. */
+    URI uri(boolean tls) {
+        return URI.create((tls ? "rediss" : "redis") + "://" + host + ":" + port);
+    }
+
     @Override
     public String toString() {
         return host + ":" + port;

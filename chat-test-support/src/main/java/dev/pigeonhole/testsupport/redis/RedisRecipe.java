@@ -15,8 +15,20 @@ import java.util.List;
  * @param durable keeps an append-only file fsynced on every write, so that a restart loses nothing
  *                Redis acknowledged
  * @param options more {@code redis-server} options, such as {@code --replicaof 127.0.0.1 12345}
+ * @param tls     when not null, the server speaks TLS only, on the port it is given
  */
-record RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> options) implements ServerRecipe {
+record RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> options, Tls tls) implements ServerRecipe {
+
+    /**
+     * TLS with these certificates, asking every client for a certificate the test CA signed when
+     * {@code clientCertificateRequired}.
+     */
+    record Tls(RedisCertificates certificates, boolean clientCertificateRequired) {
+    }
+
+    RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> options) {
+        this(binary, cluster, durable, options, null);
+    }
 
     static final String BINARY = "redis-server";
     /** A cluster node talks to the others on its port + 10000, which must be free as well. */
@@ -36,7 +48,6 @@ record RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> o
     public List<String> command(int port, Path dir) {
         List<String> command = new ArrayList<>(List.of(binary.toString(),
                 "--bind", "127.0.0.1",
-                "--port", Integer.toString(port),
                 "--save", "",
                 "--appendonly", durable ? "yes" : "no",
                 "--appendfsync", "always",
@@ -45,6 +56,8 @@ record RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> o
                 "--repl-diskless-sync-delay", "0",
                 "--daemonize", "no",
                 "--loglevel", "warning"));
+        command.addAll(tls == null ? List.of("--port", Integer.toString(port))
+                : tls.certificates().serverOptions(port, tls.clientCertificateRequired()));
         if (cluster) {
             command.addAll(List.of(
                     "--cluster-enabled", "yes",
@@ -58,8 +71,8 @@ record RedisRecipe(Path binary, boolean cluster, boolean durable, List<String> o
     /** The server's own process id, from {@code INFO server}, tells this server from another on the port. */
     @Override
     public ServerRecipe.Readiness probe(int port, long pid, Path dir) {
-        try (RespConnection redis = RespConnection.open(URI.create("redis://127.0.0.1:" + port), PROBE_TIMEOUT,
-                RedisTarget.ADMIN_CLIENT_NAME)) {
+        try (RespConnection redis = RespConnection.open(URI.create((tls == null ? "redis" : "rediss") + "://127.0.0.1:" + port),
+                PROBE_TIMEOUT, RedisTarget.ADMIN_CLIENT_NAME, tls == null ? null : tls.certificates().socketFactory())) {
             String info = (String) redis.call("INFO", "server");
             long answering = info.lines()
                     .filter(line -> line.startsWith("process_id:"))

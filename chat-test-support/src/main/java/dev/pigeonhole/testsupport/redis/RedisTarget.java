@@ -1,6 +1,7 @@
 package dev.pigeonhole.testsupport.redis;
 
 import java.net.URI;
+import javax.net.ssl.SSLSocketFactory;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +39,16 @@ public final class RedisTarget {
     private final List<URI> masters;
     private final List<URI> nodes;
 
+    /** How a {@code rediss://} node is reached; null for the JDK's defaults. */
+    private final SSLSocketFactory tls;
+
     private RedisTarget(String description, boolean cluster, String address, List<URI> masters, List<URI> nodes) {
+        this(description, cluster, address, masters, nodes, null);
+    }
+
+    private RedisTarget(String description, boolean cluster, String address, List<URI> masters, List<URI> nodes,
+                        SSLSocketFactory tls) {
+        this.tls = tls;
         this.description = description;
         this.cluster = cluster;
         this.address = address;
@@ -58,6 +68,12 @@ public final class RedisTarget {
         return new RedisTarget(description, false, url, List.of(uri), List.of(uri));
     }
 
+    /** One node at a {@code rediss://} URL, reached through {@code tls}. */
+    static RedisTarget single(String description, String url, SSLSocketFactory tls) {
+        RedisTarget plain = single(description, url);
+        return new RedisTarget(description, false, url, plain.masters, plain.nodes, tls);
+    }
+
     /**
      * A cluster found through its seeds, {@code host:port,...}: the helpers act on every node it
      * reports, not only on the seeds, so a seed list naming one node is enough.
@@ -71,13 +87,19 @@ public final class RedisTarget {
      * {@code userInfo} ({@code user:password}, percent-encoded as in a URL), or as nobody when null.
      */
     static RedisTarget cluster(String description, String seeds, String userInfo) {
+        return cluster(description, seeds, userInfo, null);
+    }
+
+    /** As {@link #cluster(String, String, String)}, every node reached over TLS through {@code tls} when not null. */
+    static RedisTarget cluster(String description, String seeds, String userInfo, SSLSocketFactory tls) {
         RuntimeException last = null;
         for (String seed : seeds.split(",")) {
             if (seed.isBlank()) {
                 continue;
             }
             try {
-                String clusterNodes = (String) call(signedIn(RedisNode.parse(seed.strip()).uri(), userInfo), "CLUSTER", "NODES");
+                String clusterNodes = (String) call(signedIn(RedisNode.parse(seed.strip()).uri(tls != null), userInfo), tls,
+                        "CLUSTER", "NODES");
                 List<URI> masters = new ArrayList<>();
                 List<URI> all = new ArrayList<>();
                 for (String line : clusterNodes.lines().toList()) {
@@ -91,7 +113,7 @@ public final class RedisTarget {
                             || flags.contains("handshake")) {
                         continue;
                     }
-                    URI uri = signedIn(RedisNode.parse(address).uri(), userInfo);
+                    URI uri = signedIn(RedisNode.parse(address).uri(tls != null), userInfo);
                     all.add(uri);
                     if (flags.contains("master")) {
                         masters.add(uri);
@@ -100,7 +122,7 @@ public final class RedisTarget {
                 if (masters.isEmpty()) {
                     throw new IllegalStateException("CLUSTER NODES on " + seed + " lists no master:\n" + clusterNodes);
                 }
-                return new RedisTarget(description, true, seeds, masters, all);
+                return new RedisTarget(description, true, seeds, masters, all, tls);
             } catch (RuntimeException e) {
                 last = e;
             }
@@ -243,7 +265,7 @@ public final class RedisTarget {
         String prefix = "cmdstat_" + command.toLowerCase(Locale.ROOT) + ":";
         long total = 0;
         for (URI master : masters) {
-            String stats = (String) call(master, "INFO", "commandstats");
+            String stats = (String) on(master, "INFO", "commandstats");
             total += stats.lines()
                     .filter(line -> line.startsWith(prefix))
                     .mapToLong(line -> statField(line.substring(prefix.length()), "calls"))
@@ -254,7 +276,7 @@ public final class RedisTarget {
 
     /** {@code CONFIG RESETSTAT} on every master. */
     public void resetStats() {
-        masters.forEach(master -> call(master, "CONFIG", "RESETSTAT"));
+        masters.forEach(master -> on(master, "CONFIG", "RESETSTAT"));
     }
 
     /**
@@ -262,7 +284,7 @@ public final class RedisTarget {
      * the next call of any function meets "function not found". Replicas follow their masters.
      */
     public void functionFlush() {
-        masters.forEach(master -> call(master, "FUNCTION", "FLUSH", "SYNC"));
+        masters.forEach(master -> on(master, "FUNCTION", "FLUSH", "SYNC"));
     }
 
     /**
@@ -270,7 +292,7 @@ public final class RedisTarget {
      * reply as text: lists are rendered by {@link List#toString()}, nil is {@code null}.
      */
     public String admin(String... command) {
-        Object reply = call(masters.getFirst(), command);
+        Object reply = on(masters.getFirst(), command);
         return reply == null ? null : reply.toString();
     }
 
@@ -286,12 +308,12 @@ public final class RedisTarget {
      * {@link IllegalStateException}.
      */
     public Object command(RedisNode node, String... command) {
-        return call(uriFor(node), command);
+        return on(uriFor(node), command);
     }
 
     /** Runs one command on every master, in {@link #masters()} order. */
     public List<Object> commandOnMasters(String... command) {
-        return masters.stream().map(master -> call(master, command)).toList();
+        return masters.stream().map(master -> on(master, command)).toList();
     }
 
     @Override
@@ -300,11 +322,23 @@ public final class RedisTarget {
     }
 
     static Object call(URI node, String... command) {
+        return call(node, null, command);
+    }
+
+    /** One command on {@code node}, a {@code rediss://} one through {@code tls}. */
+    static Object call(URI node, SSLSocketFactory tls, String... command) {
+        try (RespConnection redis = RespConnection.open(node, ADMIN_TIMEOUT, ADMIN_CLIENT_NAME, tls)) {
+            return redis.call(command);
+        }
+    }
+
+    /** One command on {@code node}, as this target reaches it. */
+    private Object on(URI node, String... command) {
         return withConnection(node, redis -> redis.call(command));
     }
 
-    private static <T> T withConnection(URI node, Function<RespConnection, T> work) {
-        try (RespConnection redis = RespConnection.open(node, ADMIN_TIMEOUT, ADMIN_CLIENT_NAME)) {
+    private <T> T withConnection(URI node, Function<RespConnection, T> work) {
+        try (RespConnection redis = RespConnection.open(node, ADMIN_TIMEOUT, ADMIN_CLIENT_NAME, tls)) {
             return work.apply(redis);
         }
     }

@@ -46,10 +46,16 @@ final class RespConnection implements AutoCloseable {
      * {@code clientName} in {@code CLIENT LIST}.
      */
     static RespConnection open(URI node, Duration timeout, String clientName) {
+        return open(node, timeout, clientName, null);
+    }
+
+    /** As {@link #open(URI, Duration, String)}, a {@code rediss://} node through {@code tls} (null: the JDK's default). */
+    static RespConnection open(URI node, Duration timeout, String clientName, SSLSocketFactory tls) {
         int millis = (int) timeout.toMillis();
         Socket socket = null;
         try {
-            socket = "rediss".equals(node.getScheme()) ? SSLSocketFactory.getDefault().createSocket() : new Socket();
+            socket = "rediss".equals(node.getScheme())
+                    ? (tls == null ? SSLSocketFactory.getDefault() : tls).createSocket() : new Socket();
             socket.connect(new InetSocketAddress(node.getHost(), node.getPort() == -1 ? 6379 : node.getPort()), millis);
             socket.setSoTimeout(millis);
             socket.setTcpNoDelay(true);

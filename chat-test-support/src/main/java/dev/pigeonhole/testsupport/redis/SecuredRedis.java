@@ -27,13 +27,29 @@ public final class SecuredRedis implements AutoCloseable {
     private static final String README_LINE = "ACL SETUSER " + USER + " ";
     private static final String ADMIN = "ph-fixture-admin";
 
+    /** How the application reaches a single node. */
+    public enum Transport {
+        PLAIN,
+        /** TLS only, the server's certificate signed by the test CA ({@link #certificates()}). */
+        TLS,
+        /** TLS, and the server admits only a client presenting a certificate the test CA signed. */
+        TLS_CLIENT_CERTIFICATE
+    }
+
     private final AutoCloseable servers;
+    private final RedisCertificates certificates;
     private final RedisTarget admin;
     private final String address;
     private final String password = "pw-" + UUID.randomUUID();
 
     private SecuredRedis(AutoCloseable servers, RedisTarget open, boolean cluster, String prefix) {
+        this(servers, open, cluster, prefix, null);
+    }
+
+    private SecuredRedis(AutoCloseable servers, RedisTarget open, boolean cluster, String prefix,
+                         RedisCertificates certificates) {
         this.servers = servers;
+        this.certificates = certificates;
         String adminPassword = "admin-" + UUID.randomUUID();
         List<String> grant = new ArrayList<>(List.of("ACL", "SETUSER", USER));
         grant.addAll(readmeAclRules(prefix, password));
@@ -45,8 +61,12 @@ public final class SecuredRedis implements AutoCloseable {
         String userInfo = ADMIN + ":" + adminPassword;
         this.address = cluster ? open.address() : "redis://127.0.0.1:" + open.masters().getFirst().port();
         this.admin = cluster
-                ? RedisTarget.cluster("secured cluster " + address, address, userInfo)
-                : RedisTarget.single("secured " + address, "redis://" + userInfo + "@127.0.0.1:" + open.masters().getFirst().port());
+                ? RedisTarget.cluster("secured cluster " + address, address, userInfo,
+                        certificates == null ? null : certificates.socketFactory())
+                : certificates == null
+                ? RedisTarget.single("secured " + address, "redis://" + userInfo + "@127.0.0.1:" + open.masters().getFirst().port())
+                : RedisTarget.single("secured " + address, "rediss://" + userInfo + "@127.0.0.1:" + open.masters().getFirst().port(),
+                        certificates.socketFactory());
     }
 
     /** One node, whose {@value #USER} may use the keys and channels that start with {@code prefix}. */
@@ -56,6 +76,54 @@ public final class SecuredRedis implements AutoCloseable {
             return new SecuredRedis(server, server.target(), false, prefix);
         } catch (RuntimeException e) {
             server.close();
+            throw e;
+        }
+    }
+
+    /**
+     * One node reached over {@code transport}, whose {@value #USER} may use the keys and channels
+     * that start with {@code prefix}. Over TLS its {@link #address()} is still {@code redis://}:
+     * the test turns TLS on in its settings, with the CA of {@link #certificates()}.
+     */
+    public static SecuredRedis single(String prefix, Transport transport) {
+        if (transport == Transport.PLAIN) {
+            return single(prefix);
+        }
+        RedisCertificates certificates = RedisCertificates.make();
+        LocalRedisServer server;
+        try {
+            server = LocalRedisServer.startTls(certificates, transport == Transport.TLS_CLIENT_CERTIFICATE);
+        } catch (RuntimeException e) {
+            certificates.delete();
+            throw e;
+        }
+        try {
+            return new SecuredRedis(server, server.target(), false, prefix, certificates);
+        } catch (RuntimeException e) {
+            server.close();
+            certificates.delete();
+            throw e;
+        }
+    }
+
+    /**
+     * A cluster of three masters speaking TLS only (to clients and on the bus), whose
+     * {@value #USER} may use the keys and channels that start with {@code prefix}.
+     */
+    public static SecuredRedis clusterOverTls(String prefix) {
+        RedisCertificates certificates = RedisCertificates.make();
+        LocalRedisCluster cluster;
+        try {
+            cluster = LocalRedisCluster.startTls(certificates);
+        } catch (RuntimeException e) {
+            certificates.delete();
+            throw e;
+        }
+        try {
+            return new SecuredRedis(cluster, cluster.target(), true, prefix, certificates);
+        } catch (RuntimeException e) {
+            cluster.close();
+            certificates.delete();
             throw e;
         }
     }
@@ -74,6 +142,14 @@ public final class SecuredRedis implements AutoCloseable {
     /** Where the application connects, without credentials: {@code redis://host:port}, or the cluster's seeds. */
     public String address() {
         return address;
+    }
+
+    /** The certificates of a node started over TLS. */
+    public RedisCertificates certificates() {
+        if (certificates == null) {
+            throw new IllegalStateException(this + " does not speak TLS");
+        }
+        return certificates;
     }
 
     /** The password of {@value #USER}. */
@@ -129,6 +205,10 @@ public final class SecuredRedis implements AutoCloseable {
             servers.close();
         } catch (Exception e) {
             throw new IllegalStateException("could not stop " + this, e);
+        } finally {
+            if (certificates != null) {
+                certificates.delete();
+            }
         }
     }
 

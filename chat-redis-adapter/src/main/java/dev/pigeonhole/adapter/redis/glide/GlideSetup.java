@@ -1,6 +1,7 @@
 package dev.pigeonhole.adapter.redis.glide;
 
 import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.adapter.redis.RedisTls;
 import glide.api.BaseClient;
 import glide.api.GlideClient;
 import glide.api.GlideClusterClient;
@@ -15,6 +16,7 @@ import glide.api.models.configuration.NodeAddress;
 import glide.api.models.configuration.ProtocolVersion;
 import glide.api.models.configuration.ServerCredentials;
 import glide.api.models.configuration.StandaloneSubscriptionConfiguration;
+import glide.api.models.configuration.TlsAdvancedConfiguration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -54,13 +56,14 @@ final class GlideSetup {
             case RedisSettings.Single single -> {
                 var builder = GlideClientConfiguration.builder()
                         .address(NodeAddress.builder().host(single.host()).port(single.port()).build())
-                        .useTLS(single.tls())
+                        .useTLS(single.tls().enabled())
                         .databaseId(single.database())
                         .requestTimeout(requestTimeout)
                         .clientName(settings.clientName())
                         .protocol(ProtocolVersion.RESP3)
                         .lazyConnect(true);
                 var advanced = AdvancedGlideClientConfiguration.builder().connectionTimeout(connectTimeout);
+                tls(settings).ifPresent(advanced::tlsAdvancedConfiguration);
                 credentials(settings).ifPresent(builder::credentials);
                 if (callback != null) {
                     builder.subscriptionConfiguration(StandaloneSubscriptionConfiguration.builder().callback(callback).build());
@@ -72,12 +75,14 @@ final class GlideSetup {
                 var builder = GlideClusterClientConfiguration.builder()
                         .addresses(cluster.seeds().stream()
                                 .map(seed -> NodeAddress.builder().host(seed.host()).port(seed.port()).build()).toList())
+                        .useTLS(cluster.tls().enabled())
                         .requestTimeout(requestTimeout)
                         .clientName(settings.clientName())
                         .protocol(ProtocolVersion.RESP3)
                         .lazyConnect(true);
                 credentials(settings).ifPresent(builder::credentials);
                 var advanced = AdvancedGlideClusterClientConfiguration.builder().connectionTimeout(connectTimeout);
+                tls(settings).ifPresent(advanced::tlsAdvancedConfiguration);
                 if (callback != null) {
                     builder.subscriptionConfiguration(ClusterSubscriptionConfiguration.builder().callback(callback).build());
                     advanced.pubsubReconciliationIntervalMs(RECONCILIATION_MILLIS);
@@ -85,6 +90,23 @@ final class GlideSetup {
                 yield GlideClusterClient.createClient(builder.advancedConfiguration(advanced.build()).build());
             }
         };
+    }
+
+    /**
+     * The CA to trust instead of the system's, as GLIDE takes it: PEM bytes. GLIDE's core verifies
+     * the host name by itself. It has no setting for a client certificate, so one is refused
+     * rather than left unused, with the server then refusing a client it expected to present one.
+     */
+    private static Optional<TlsAdvancedConfiguration> tls(RedisSettings settings) {
+        RedisSettings.Tls tls = settings.endpoint().tls();
+        if (tls.cert() != null) {
+            throw new IllegalArgumentException("the GLIDE client cannot present a Redis TLS client certificate "
+                    + "(--redis-tls-cert): use another --redis-client");
+        }
+        if (!tls.enabled() || tls.ca() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(TlsAdvancedConfiguration.builder().rootCertificates(RedisTls.caPem(tls)).build());
     }
 
     /** What the core signs in with on every connection it opens, to each node, for calls and subscriptions alike. */

@@ -1,6 +1,7 @@
 package dev.pigeonhole.adapter.redis.jedis;
 
 import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.adapter.redis.RedisTls;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -9,7 +10,6 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisProtocol;
-import redis.clients.jedis.SslOptions;
 
 /** Turns {@link RedisSettings} into Jedis configuration. */
 final class JedisSetup {
@@ -27,10 +27,14 @@ final class JedisSetup {
                 .protocol(RedisProtocol.RESP2);
         if (settings.endpoint() instanceof RedisSettings.Single single) {
             builder.database(single.database());
-            if (single.tls()) {
-                // The JDK's trust store and full verification, host name included.
-                builder.sslOptions(SslOptions.defaults());
-            }
+        }
+        RedisSettings.Tls tls = settings.endpoint().tls();
+        if (tls.enabled()) {
+            // The socket factory carries the trust (the CA file, or the JDK's store) and the client
+            // certificate; the parameters make the JDK check the host name against the certificate.
+            builder.ssl(true)
+                    .sslSocketFactory(RedisTls.of(tls).context().getSocketFactory())
+                    .sslParameters(RedisTls.verifyingHost());
         }
         // One client config serves every connection Jedis opens: the pool's, the cluster's to each
         // node it discovers, and the subscriptions'.

@@ -2,6 +2,9 @@ package dev.pigeonhole.adapter.redis.lettuce;
 
 import dev.pigeonhole.adapter.redis.RedisFailure;
 import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.adapter.redis.RedisTls;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.SslVerifyMode;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
@@ -128,6 +131,13 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
                 .maintNotificationsConfig(MaintNotificationsConfig.disabled())
                 .socketOptions(SocketOptions.builder().connectTimeout(settings.connectTimeout()).keepAlive(true).build())
                 .timeoutOptions(TimeoutOptions.enabled(settings.commandTimeout()));
+        RedisSettings.Tls tls = settings.endpoint().tls();
+        if (tls.enabled()) {
+            RedisTls material = RedisTls.of(tls);
+            SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider().trustManager(material.trust());
+            material.keys().ifPresent(ssl::keyManager);
+            builder.sslOptions(ssl.build());
+        }
         return builder;
     }
 
@@ -141,6 +151,10 @@ abstract sealed class Connector<C extends StatefulConnection<String, String>> pe
                 .withPort(port)
                 .withTimeout(settings.commandTimeout())
                 .withClientName(settings.clientName());
+        if (settings.endpoint().tls().enabled()) {
+            // FULL: the certificate must be trusted and name the host connected to.
+            builder.withSsl(true).withVerifyPeer(SslVerifyMode.FULL);
+        }
         RedisSettings.Credentials credentials = settings.endpoint().credentials();
         if (!credentials.user().isEmpty()) {
             builder.withAuthentication(credentials.user(), credentials.password());

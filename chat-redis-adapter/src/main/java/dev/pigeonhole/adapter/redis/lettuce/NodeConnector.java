@@ -30,7 +30,7 @@ final class NodeConnector extends Connector<StatefulRedisConnection<String, Stri
 
     /** Reads the URL first, so that a malformed one fails before any thread is started. */
     static NodeConnector create(RedisSettings settings, RedisSettings.Single single, MeterRegistry metrics) {
-        RedisURI.Builder builder = uri(settings, single.host(), single.port()).withSsl(single.tls()).withDatabase(single.database());
+        RedisURI.Builder builder = uri(settings, single.host(), single.port()).withDatabase(single.database());
         return new NodeConnector(settings, builder.build(), metrics);
     }
 

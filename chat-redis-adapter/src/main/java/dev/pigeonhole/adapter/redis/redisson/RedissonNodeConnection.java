@@ -62,7 +62,8 @@ final class RedissonNodeConnection implements RedisPubSubListener<Object> {
         MasterSlaveServersConfig config = services.getConfig();
         RedisClientConfig clientConfig = new RedisClientConfig()
                 .setAddress(config.getMasterAddress() != null && !cluster ? config.getMasterAddress()
-                        : "redis://" + address)
+                        // RedissonSetup sets a trust manager factory exactly when TLS is on.
+                        : (config.getSslTrustManagerFactory() != null ? "rediss://" : "redis://") + address)
                 .setGroup(services.getGroup())
                 .setTimer(services.getTimer())
                 .setExecutor(services.getExecutor())
@@ -76,6 +77,11 @@ final class RedissonNodeConnection implements RedisPubSubListener<Object> {
                 .setClientName(config.getClientName())
                 .setKeepAlive(true)
                 .setTcpNoDelay(true)
+                // TLS as the configured connections have it (RedissonSetup): same trust, same checks.
+                .setSslProvider(config.getSslProvider())
+                .setSslTrustManagerFactory(config.getSslTrustManagerFactory())
+                .setSslKeyManagerFactory(config.getSslKeyManagerFactory())
+                .setSslVerificationMode(config.getSslVerificationMode())
                 .setDisconnectedListener(where -> disconnected());
         this.client = RedisClient.create(clientConfig);
     }

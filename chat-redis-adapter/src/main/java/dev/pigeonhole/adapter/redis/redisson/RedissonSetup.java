@@ -1,12 +1,14 @@
 package dev.pigeonhole.adapter.redis.redisson;
 
 import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.adapter.redis.RedisTls;
 import io.netty.channel.epoll.Epoll;
 import org.redisson.config.BaseConfig;
 import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.Config;
 import org.redisson.config.ReadMode;
 import org.redisson.config.SingleServerConfig;
+import org.redisson.config.SslVerificationMode;
 import org.redisson.config.SubscriptionMode;
 import org.redisson.config.TransportMode;
 
@@ -47,7 +49,8 @@ final class RedissonSetup {
             case RedisSettings.Single single -> single(config, settings, single);
             case RedisSettings.Cluster cluster -> {
                 ClusterServersConfig servers = config.useClusterServers();
-                cluster.seeds().forEach(seed -> servers.addNodeAddress("redis://" + seed.host() + ":" + seed.port()));
+                String scheme = cluster.tls().enabled() ? "rediss://" : "redis://";
+                cluster.seeds().forEach(seed -> servers.addNodeAddress(scheme + seed.host() + ":" + seed.port()));
                 common(servers, settings);
                 servers.setMasterConnectionPoolSize(settings.poolSize());
                 servers.setMasterConnectionMinimumIdleSize(Math.min(IDLE_CONNECTIONS, settings.poolSize()));
@@ -66,7 +69,7 @@ final class RedissonSetup {
     private static void single(Config config, RedisSettings settings, RedisSettings.Single single) {
         SingleServerConfig server = config.useSingleServer();
         String host = single.host().contains(":") ? "[" + single.host() + "]" : single.host();
-        server.setAddress((single.tls() ? "rediss" : "redis") + "://" + host + ":" + single.port());
+        server.setAddress((single.tls().enabled() ? "rediss" : "redis") + "://" + host + ":" + single.port());
         server.setDatabase(single.database());
         common(server, settings);
         server.setConnectionPoolSize(settings.poolSize());
@@ -88,6 +91,14 @@ final class RedissonSetup {
         servers.setConnectTimeout(millis(settings.connectTimeout().toMillis()));
         servers.setTimeout(millis(settings.commandTimeout().toMillis()));
         servers.setRetryAttempts(0);
+        RedisSettings.Tls tls = settings.endpoint().tls();
+        if (tls.enabled()) {
+            RedisTls material = RedisTls.of(tls);
+            servers.setSslTrustManagerFactory(material.trust());
+            material.keys().ifPresent(servers::setSslKeyManagerFactory);
+            // STRICT: trusted, and issued for the host connected to.
+            servers.setSslVerificationMode(SslVerificationMode.STRICT);
+        }
     }
 
     private static int millis(long millis) {
