@@ -13,8 +13,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -30,6 +32,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * ({@link #secured()}), a single node or a cluster, serves every client.
  */
 @Timeout(120)
+// One instance for the class, shared by its nested contracts, so it holds the one Redis they use.
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class SecuredRedisContracts {
 
     /**
@@ -41,8 +45,32 @@ abstract class SecuredRedisContracts {
     private static final FunctionCall WRITE = new FunctionCall(
             InlineFunction.of("secured_write", "return redis.call('SET', KEYS[1], ARGV[1])"), List.of("t:{k}"), List.of("v"));
 
+    /** The Redis of this class, started on first use and stopped once every nested contract has run. */
+    private SecuredRedis redis;
+
+    /** Starts the Redis this class's contracts run against. */
+    protected abstract SecuredRedis start();
+
     /** The Redis of this class, started on first use. */
-    protected abstract SecuredRedis secured();
+    protected final synchronized SecuredRedis secured() {
+        if (redis == null) {
+            redis = start();
+        }
+        return redis;
+    }
+
+    /** After every nested class: Redis must have refused the README's user nothing, then it stops. */
+    @AfterAll
+    final synchronized void stop() {
+        if (redis != null) {
+            try {
+                assertNothingDenied(redis);
+            } finally {
+                redis.close();
+                redis = null;
+            }
+        }
+    }
 
     /** Settings that sign in as {@code user} with {@code password}, connections named {@code clientName}. */
     RedisSettings settings(String user, String password, String clientName) {

@@ -4,7 +4,6 @@ import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.testsupport.redis.RedisTarget;
 import dev.pigeonhole.testsupport.redis.SecuredRedis;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -20,23 +19,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class SecuredTlsSingleNodeTest extends SecuredRedisContracts {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
-    private static SecuredRedis redis;
-
     @Override
-    protected SecuredRedis secured() {
-        return started();
+    protected SecuredRedis start() {
+        return SecuredRedis.single(ACL_PREFIX, SecuredRedis.Transport.TLS);
     }
 
     @Override
     protected RedisSettings.Tls tls() {
         return new RedisSettings.Tls(true, secured().certificates().authority(), null, null);
-    }
-
-    private static synchronized SecuredRedis started() {
-        if (redis == null) {
-            redis = SecuredRedis.single(ACL_PREFIX, SecuredRedis.Transport.TLS);
-        }
-        return redis;
     }
 
     @ParameterizedTest
@@ -56,18 +46,6 @@ class SecuredTlsSingleNodeTest extends SecuredRedisContracts {
             if (client != RedisClientKind.GLIDE) {
                 // GLIDE's core keeps the handshake's failure to its log: its request only times out.
                 assertThat(failure).hasMessageContaining(": misconfigured: TLS failed (");
-            }
-        }
-    }
-
-    @AfterAll
-    static synchronized void stop() {
-        if (redis != null) {
-            try {
-                assertNothingDenied(redis);
-            } finally {
-                redis.close();
-                redis = null;
             }
         }
     }
