@@ -10,7 +10,7 @@ package dev.pigeonhole.domain.model;
 public abstract sealed class DomainException extends RuntimeException
         permits InvalidIdException, InvalidInputException, UnknownChatException, ChatAlreadyExistsException,
         NotAMemberException, ChatFullException, MailboxFullException, RateLimitedException,
-        StoreUnavailableException, NoInvitationException, TooManyChatsException {
+        StoreUnavailableException, NotDurableException, NoInvitationException, TooManyChatsException {
 
     protected DomainException(String message) {
         super(message, null, false, false);

@@ -18,14 +18,20 @@ final class Problem extends RuntimeException {
     private final String title;
     private final String detail;
     private final Integer retryAfterSeconds;
+    private final Long messageId;
 
     private Problem(int status, String type, String title, String detail, Integer retryAfterSeconds) {
+        this(status, type, title, detail, retryAfterSeconds, null);
+    }
+
+    private Problem(int status, String type, String title, String detail, Integer retryAfterSeconds, Long messageId) {
         super(title + ": " + detail, null, false, false);
         this.status = status;
         this.type = Objects.requireNonNull(type, "type");
         this.title = Objects.requireNonNull(title, "title");
         this.detail = Objects.requireNonNull(detail, "detail");
         this.retryAfterSeconds = retryAfterSeconds;
+        this.messageId = messageId;
     }
 
     static Problem of(int status, String type, String title, String detail) {
@@ -34,6 +40,11 @@ final class Problem extends RuntimeException {
 
     static Problem retryLater(String type, String title, String detail, int seconds) {
         return new Problem(503, type, title, detail, seconds);
+    }
+
+    /** {@link #retryLater} about a message that was stored: its id goes with the problem. */
+    static Problem retryLaterAbout(long messageId, String type, String title, String detail, int seconds) {
+        return new Problem(503, type, title, detail, seconds, messageId);
     }
 
     /** 429 with the whole seconds until a retry can succeed, never 0. */
@@ -90,5 +101,10 @@ final class Problem extends RuntimeException {
     /** Seconds a client should wait before trying again, for a 503. */
     Integer retryAfterSeconds() {
         return retryAfterSeconds;
+    }
+
+    /** The stored message the problem is about, or null. */
+    Long messageId() {
+        return messageId;
     }
 }

@@ -10,6 +10,7 @@ import dev.pigeonhole.domain.model.MailboxFullException;
 import dev.pigeonhole.domain.model.NoInvitationException;
 import dev.pigeonhole.domain.model.NotAMemberException;
 import dev.pigeonhole.domain.model.RateLimitedException;
+import dev.pigeonhole.domain.model.NotDurableException;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.TooManyChatsException;
 import dev.pigeonhole.domain.model.UnknownChatException;
@@ -28,6 +29,8 @@ final class Problems {
     static final String CONTENT_TYPE = "application/problem+json";
     private static final Logger LOG = LoggerFactory.getLogger(Problems.class);
     private static final int RETRY_AFTER_SECONDS = 2;
+    /** A replica that lags catches up in moments or is being replaced; either way, ask again soon. */
+    private static final int NOT_DURABLE_RETRY_AFTER_SECONDS = 1;
 
     private Problems() {
     }
@@ -57,6 +60,17 @@ final class Problems {
             case TooManyChatsException e -> Problem.of(409, "too-many-chats", "Too many chats", e.getMessage());
             case RateLimitedException e -> Problem.tooManyRequests("rate-limited", "Too many requests", e.getMessage(),
                     e.retryAfter());
+            case NotDurableException e -> {
+                LOG.warn("write not confirmed by replicas: {}", e.getMessage());
+                String detail = e.getMessage() + (e.messageId().isPresent()
+                        ? "; send it again with the same Idempotency-Key to learn when it is kept"
+                        + " (without one, sending again stores it a second time)"
+                        : "");
+                yield e.messageId().isPresent()
+                        ? Problem.retryLaterAbout(e.messageId().getAsLong(), "not-durable", "Not durable", detail,
+                                NOT_DURABLE_RETRY_AFTER_SECONDS)
+                        : Problem.retryLater("not-durable", "Not durable", detail, NOT_DURABLE_RETRY_AFTER_SECONDS);
+            }
             case StoreUnavailableException e -> {
                 // The cause names hosts and ports: for the operator's log, not for clients.
                 LOG.warn("store unavailable: {}", e.getMessage());
@@ -104,7 +118,7 @@ final class Problems {
         }
         ctx.contentType(CONTENT_TYPE);
         return Json.write(ApiProblem.from(problem.type(), problem.title(), problem.status(), problem.detail(),
-                ctx.path()));
+                ctx.path(), problem.messageId()));
     }
 
     private static boolean carriesBody(Context ctx) {

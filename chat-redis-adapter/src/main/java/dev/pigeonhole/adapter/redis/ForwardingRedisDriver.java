@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -24,6 +25,11 @@ public abstract class ForwardingRedisDriver implements RedisDriver {
     @Override
     public List<Object> runAll(List<FunctionCall> calls) {
         return delegate.runAll(calls);
+    }
+
+    @Override
+    public Replicated runReplicated(FunctionCall call, int replicas, Duration timeout) {
+        return delegate.runReplicated(call, replicas, timeout);
     }
 
     @Override

@@ -95,7 +95,7 @@ public final class FunctionLibrary {
      * Runs {@code attempt}, the call of a function of this library; if its node knows no such
      * function, makes sure the node holds this library and runs it once more.
      */
-    public static Object loadingOnMiss(RedisDriver driver, FunctionCall call, Supplier<Object> attempt) {
+    public static <T> T loadingOnMiss(RedisDriver driver, FunctionCall call, Supplier<T> attempt) {
         try {
             return attempt.get();
         } catch (MissingFunctionException e) {

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -67,8 +68,19 @@ public final class RedisChats implements Chats {
     private final Limits limits;
     private final PublishMode publishing;
     private final ChatIndex index;
+    private final Durability durability;
 
     public RedisChats(RedisDriver redis, KeyLayout keys, Limits limits, PublishMode publishing) {
+        this(redis, keys, limits, publishing, Durability.NONE);
+    }
+
+    /**
+     * As above; with a {@code durability} that waits for replicas, a send, an open, a join, an
+     * accept and a leave are answered only once that many replicas hold them, and refused with
+     * {@link NotDurableException} when fewer do in time.
+     */
+    public RedisChats(RedisDriver redis, KeyLayout keys, Limits limits, PublishMode publishing, Durability durability) {
+        this.durability = Objects.requireNonNull(durability, "durability");
         this.redis = Objects.requireNonNull(redis, "redis");
         this.keys = Objects.requireNonNull(keys, "keys");
         this.limits = Objects.requireNonNull(limits, "limits");
@@ -106,9 +118,11 @@ public final class RedisChats implements Chats {
     public Opened open(ChatId chat, UserId creator, Set<UserId> members, Access access, String body, Instant at) {
         var script = new ChatScripts.Open(posting(chat, creator, at, body, Optional.empty(), RateLimit.NONE), access,
                 List.copyOf(members));
-        return switch (waitingForBookLock(chat, script)) {
+        Written<ChatScripts.Open.Answer> written = waitingForBookLock(chat, script);
+        return switch (written.answer()) {
             case ChatScripts.Open.Opened opened -> {
                 index.add(opened.members(), chat, opened.generation());
+                requireConfirmed(written, "chat " + chat, OptionalLong.empty());
                 Message first = new Message(opened.firstId(), at, creator, body);
                 yield new Opened(chat, new Sent(chat, first, false), opened.members());
             }
@@ -120,10 +134,17 @@ public final class RedisChats implements Chats {
     public Message send(ChatId chat, UserId sender, String body, Instant at, Optional<IdempotencyKey> key,
                         RateLimit rate) {
         var script = new ChatScripts.Send(posting(chat, sender, at, body, key, rate));
-        return switch (waitingForBookLock(chat, script)) {
-            case ChatScripts.Send.Sent sent -> new Message(sent.id(), at, sender, body);
-            case ChatScripts.Send.Repeat repeat -> repeat.earlier().replay(chat, key.orElseThrow(), sender, body)
-                    .message();
+        Written<ChatScripts.Send.Answer> written = waitingForBookLock(chat, script);
+        return switch (written.answer()) {
+            case ChatScripts.Send.Sent sent -> {
+                requireConfirmed(written, "message " + sent.id() + " of chat " + chat, OptionalLong.of(sent.id()));
+                yield new Message(sent.id(), at, sender, body);
+            }
+            case ChatScripts.Send.Repeat repeat -> {
+                Message earlier = repeat.earlier().replay(chat, key.orElseThrow(), sender, body).message();
+                requireConfirmed(written, "message " + earlier.id() + " of chat " + chat, OptionalLong.of(earlier.id()));
+                yield earlier;
+            }
             case ChatScripts.Refused refused -> throw refused.refusal().exception(chat, rate);
         };
     }
@@ -230,21 +251,22 @@ public final class RedisChats implements Chats {
 
     @Override
     public Joined join(ChatId chat, UserId by, UserId user) {
-        return joined(chat, user, run(new ChatScripts.Join(chat, by, user, limits.maxMembers())));
+        return joined(chat, user, write(new ChatScripts.Join(chat, by, user, limits.maxMembers())));
     }
 
     @Override
     public Joined accept(ChatId chat, UserId inviter, UserId invitee, long joinPoint) {
-        return joined(chat, invitee, run(new ChatScripts.Accept(chat, inviter, invitee, joinPoint,
+        return joined(chat, invitee, write(new ChatScripts.Accept(chat, inviter, invitee, joinPoint,
                 limits.maxMembers())));
     }
 
     /** A join's or an accept's answer, the user's index updated after it as after any join. */
-    private Joined joined(ChatId chat, UserId user, ChatScripts.Join.Answer answer) {
-        return switch (answer) {
+    private Joined joined(ChatId chat, UserId user, Written<ChatScripts.Join.Answer> written) {
+        return switch (written.answer()) {
             case ChatScripts.Join.Joined joined -> {
                 // A member already in is indexed again too: that heals an index step lost to a crash.
                 index.add(Set.of(user), chat, joined.generation());
+                requireConfirmed(written, user + "'s membership of chat " + chat, OptionalLong.empty());
                 yield new Joined(chat, user, joined.added());
             }
             case ChatScripts.Refused refused -> throw refused.refusal().exception(chat, RateLimit.NONE);
@@ -253,9 +275,11 @@ public final class RedisChats implements Chats {
 
     @Override
     public Left leave(ChatId chat, UserId user) {
-        return switch (run(new ChatScripts.Leave(chat, user))) {
+        Written<ChatScripts.Leave.Answer> written = write(new ChatScripts.Leave(chat, user));
+        return switch (written.answer()) {
             case ChatScripts.Leave.Left left -> {
                 index.remove(user, chat, left.generation());
+                requireConfirmed(written, user + "'s leaving chat " + chat, OptionalLong.empty());
                 yield new Left(chat, user, left.chatDeleted());
             }
             // Out already, or the chat gone: a leave tried again after its index step was lost gets that step done.
@@ -304,6 +328,26 @@ public final class RedisChats implements Chats {
         return script.answer(Reply.of(redis.run(call), call.function()));
     }
 
+    /** A script that changes the chat, waiting for replicas after it as {@link #durability} asks. */
+    private <A> Written<A> write(ChatScript<A> script) {
+        FunctionCall call = script.call(keys);
+        Durability.Written written = durability.write(redis, call);
+        return new Written<>(script.answer(Reply.of(written.reply(), call.function())), written.confirmed());
+    }
+
+    /**
+     * A changing script's answer, and whether the replicas asked for hold it. Checked only once
+     * the answer is known to be a change: a refusal changed nothing, so it has nothing to lose.
+     */
+    private record Written<A>(A answer, boolean confirmed) {
+    }
+
+    private void requireConfirmed(Written<?> written, String what, OptionalLong messageId) {
+        if (!written.confirmed()) {
+            throw durability.notDurable(what, messageId);
+        }
+    }
+
     /** The scripts in one pipelined round trip, answered in order. */
     private <A, S extends ChatScript<A>> List<A> runAll(List<S> scripts) {
         List<FunctionCall> calls = new ArrayList<>(scripts.size());
@@ -329,13 +373,14 @@ public final class RedisChats implements Chats {
      * Runs a send or an open, waiting while a book client holds the chat's lock. Only the book
      * layout ever answers so; the wait is short because the book holds it for one INCR and ZADD.
      */
-    private <A> A waitingForBookLock(ChatId chat, ChatScript<A> script) {
+    private <A> Written<A> waitingForBookLock(ChatId chat, ChatScript<A> script) {
         long deadline = System.nanoTime() + BOOK_LOCK_PATIENCE.toNanos();
         long pauseNanos = 100_000;
         while (true) {
-            A answer = run(script);
-            if (!(answer instanceof ChatScripts.Refused refused && refused.refusal() instanceof ChatRefusal.Locked)) {
-                return answer;
+            Written<A> written = write(script);
+            if (!(written.answer() instanceof ChatScripts.Refused refused
+                    && refused.refusal() instanceof ChatRefusal.Locked)) {
+                return written;
             }
             if (System.nanoTime() > deadline) {
                 throw new StoreUnavailableException("chat " + chat + " stayed locked by another writer for "

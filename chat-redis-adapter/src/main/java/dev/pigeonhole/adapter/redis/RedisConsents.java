@@ -6,6 +6,7 @@ import dev.pigeonhole.domain.port.out.Consents;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * Each user's consent on Redis: one hash per user in the user's own slot
@@ -17,8 +18,15 @@ public final class RedisConsents implements Consents {
 
     private final RedisDriver redis;
     private final KeyLayout keys;
+    private final Durability durability;
 
     public RedisConsents(RedisDriver redis, KeyLayout keys) {
+        this(redis, keys, Durability.NONE);
+    }
+
+    /** As above; a replace waits for replicas as {@code durability} asks (see {@link Durability}). */
+    public RedisConsents(RedisDriver redis, KeyLayout keys, Durability durability) {
+        this.durability = Objects.requireNonNull(durability, "durability");
         this.redis = Objects.requireNonNull(redis, "redis");
         this.keys = Objects.requireNonNull(keys, "keys");
     }
@@ -42,10 +50,15 @@ public final class RedisConsents implements Consents {
     public boolean replace(UserId user, long version, ConsentSnapshot next) {
         FunctionCall call = new FunctionCall(Functions.CONSENT_REPLACE, List.of(keys.consent(user)),
                 List.of(Long.toString(version), ConsentJson.write(next)));
-        Reply reply = Reply.of(redis.run(call), Functions.CONSENT_REPLACE);
+        Durability.Written written = durability.write(redis, call);
+        Reply reply = Reply.of(written.reply(), Functions.CONSENT_REPLACE);
         if (!reply.is("REPLACED")) {
             throw reply.unexpected(Functions.CONSENT_REPLACE);
         }
-        return reply.number(0) == 1;
+        boolean replaced = reply.number(0) == 1;
+        if (replaced && !written.confirmed()) {
+            throw durability.notDurable(user + "'s consent", OptionalLong.empty());
+        }
+        return replaced;
     }
 }

@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -38,6 +39,16 @@ public interface RedisDriver extends AutoCloseable {
      * is made again on its own, as {@link #run} makes it.
      */
     List<Object> runAll(List<FunctionCall> calls);
+
+    /**
+     * {@link #run} for a function that writes, followed by {@code WAIT replicas timeout} on the very
+     * connection the call ran on (WAIT counts the replicas that acknowledged every write of its own
+     * connection, and cannot run inside a function). Answers the call's reply and the count WAIT
+     * answered, which is below {@code replicas} when the timeout passed first. The two go out in
+     * one pipelined round trip; the answer comes once the replicas have acknowledged. A client
+     * that shares one connection among its callers holds their calls behind the WAIT meanwhile.
+     */
+    Replicated runReplicated(FunctionCall call, int replicas, Duration timeout);
 
     /** The name of every primary, as {@link #nodeOf} names them: one on a single node. */
     List<String> primaries();

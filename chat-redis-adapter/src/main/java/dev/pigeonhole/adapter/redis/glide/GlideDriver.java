@@ -11,6 +11,7 @@ import dev.pigeonhole.adapter.redis.PubSubListener;
 import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisFailures;
 import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.adapter.redis.Replicated;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import glide.api.BaseClient;
 import glide.api.GlideClient;
@@ -18,9 +19,14 @@ import glide.api.GlideClusterClient;
 import glide.api.models.BaseBatch;
 import glide.api.models.Batch;
 import glide.api.models.ClusterBatch;
+import glide.api.models.commands.batch.BatchOptions;
+import glide.api.models.commands.batch.ClusterBatchOptions;
 import glide.api.models.configuration.RequestRoutingConfiguration.ByAddressRoute;
 import glide.api.models.configuration.RequestRoutingConfiguration.SimpleMultiNodeRoute;
 import glide.api.models.configuration.RequestRoutingConfiguration.SimpleSingleNodeRoute;
+import glide.api.models.configuration.RequestRoutingConfiguration.SlotKeyRoute;
+import glide.api.models.configuration.RequestRoutingConfiguration.SlotType;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -96,6 +102,44 @@ public final class GlideDriver implements RedisDriver {
             reply = CompletableFuture.failedFuture(e);
         }
         return GlideReplies.normalize(action, failures.awaitCall(reply, action, deadline));
+    }
+
+    @Override
+    public Replicated runReplicated(FunctionCall call, int replicas, Duration timeout) {
+        Objects.requireNonNull(call, "call");
+        return FunctionLibrary.loadingOnMiss(this, call, () -> replicatedOnce(call, replicas, timeout));
+    }
+
+    /**
+     * The call and its WAIT as one non-atomic batch, which GLIDE writes on its one connection to
+     * the node; on a cluster the batch is routed by the call's key, so the keyless WAIT goes to
+     * the very node that ran the call.
+     */
+    private Replicated replicatedOnce(FunctionCall call, int replicas, Duration timeout) {
+        String action = "function " + call.function().name() + " and WAIT";
+        long deadline = failures.deadline() + timeout.toNanos();
+        BaseClient glide = client(action, deadline);
+        int patience = Math.toIntExact(settings.commandTimeout().plus(timeout).toMillis());
+        CompletableFuture<Object[]> sent;
+        try {
+            if (glide instanceof GlideClusterClient clusterClient) {
+                sent = clusterClient.exec(add(new ClusterBatch(false), List.of(call)).wait(replicas, timeout.toMillis()),
+                        false, ClusterBatchOptions.builder().timeout(patience)
+                                .route(new SlotKeyRoute(call.routingKey(), SlotType.PRIMARY)).build());
+            } else {
+                sent = ((GlideClient) glide).exec(add(new Batch(false), List.of(call)).wait(replicas, timeout.toMillis()),
+                        false, BatchOptions.builder().timeout(patience).build());
+            }
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        Object[] replies = failures.await(sent, action, deadline);
+        for (Object reply : replies) {
+            if (GlideFailures.isErrorReply(reply)) {
+                throw failures.ofCall((Throwable) reply, action);
+            }
+        }
+        return new Replicated(GlideReplies.normalize(action, replies[0]), (Long) replies[1]);
     }
 
     /**

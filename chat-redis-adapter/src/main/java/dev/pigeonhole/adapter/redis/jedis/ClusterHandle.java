@@ -144,6 +144,11 @@ final class ClusterHandle implements AutoCloseable {
         }
     }
 
+    /** A pooled connection to the primary at {@code node}, host:port; closing it returns it. */
+    Connection connectionTo(String node) {
+        return established().provider().getConnection(HostAndPort.from(node));
+    }
+
     /** True when every primary answers PING. */
     boolean pingAll() {
         Map<String, ConnectionPool> primaries = established().provider().getPrimaryNodes();

@@ -9,7 +9,9 @@ import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisFailures;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.adapter.redis.FunctionCall;
+import dev.pigeonhole.adapter.redis.Replicated;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,6 +22,8 @@ import org.slf4j.LoggerFactory;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
@@ -105,6 +109,43 @@ public final class JedisDriver implements RedisDriver {
                 if (cluster == null || attempt >= REDIRECTION_RETRIES || !JedisFailures.isRedirection(e)) {
                     throw e;
                 }
+            }
+        }
+    }
+
+    @Override
+    public Replicated runReplicated(FunctionCall call, int replicas, Duration timeout) {
+        Objects.requireNonNull(call, "call");
+        return FunctionLibrary.loadingOnMiss(this, call, () -> replicatedOnce(call, replicas, timeout));
+    }
+
+    /**
+     * The call and its WAIT pipelined on one connection borrowed from the pool (on a cluster, from
+     * the pool of the node that owns the call's slot), which WAIT needs: it counts the replicas
+     * that hold its own connection's writes.
+     */
+    private Replicated replicatedOnce(FunctionCall call, int replicas, Duration timeout) {
+        String name = call.function().name();
+        String action = "function " + name + " and WAIT";
+        for (int attempt = 0; ; attempt++) {
+            if (closed) {
+                throw failures.closed(action);
+            }
+            try (Connection connection = single != null
+                    ? single.getPool().getResource()
+                    : cluster.connectionTo(owner(call.routingKey()).toString())) {
+                Pipeline pipeline = new Pipeline(connection);
+                Response<Object> reply = pipeline.fcall(name, call.keys(), call.args());
+                Response<Long> acknowledged = pipeline.waitReplicas(replicas, timeout.toMillis());
+                pipeline.sync();
+                return new Replicated(Replies.normalize(action, reply.get()), acknowledged.get());
+            } catch (RuntimeException e) {
+                if (cluster != null && attempt < REDIRECTION_RETRIES && JedisFailures.isRedirection(e)) {
+                    // The slot moved: the call did not run. Read the slot map again and ask its new owner.
+                    cluster.refresh();
+                    continue;
+                }
+                throw callFailure(action, e);
             }
         }
     }

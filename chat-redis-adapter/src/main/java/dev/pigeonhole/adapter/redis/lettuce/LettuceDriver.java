@@ -10,6 +10,7 @@ import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisFailures;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.adapter.redis.FunctionCall;
+import dev.pigeonhole.adapter.redis.Replicated;
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
@@ -17,6 +18,7 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -78,6 +80,37 @@ public final class LettuceDriver implements RedisDriver {
         long deadline = failures.deadline();
         BaseRedisAsyncCommands<String, String> commands = commands("function " + call.function().name(), deadline);
         return failures.awaitCall(send(commands, call), "function " + call.function().name(), deadline);
+    }
+
+    @Override
+    public Replicated runReplicated(FunctionCall call, int replicas, Duration timeout) {
+        Objects.requireNonNull(call, "call");
+        return FunctionLibrary.loadingOnMiss(this, call, () -> replicatedOnce(call, replicas, timeout));
+    }
+
+    /**
+     * The call and its WAIT written one after the other on one connection: the shared one on a
+     * single node; on a cluster, the connection to the node that owns the call's slot, since a
+     * keyless WAIT is not routed. A slot that moved meanwhile is answered MOVED, which is
+     * unavailability: the call did not run, and the next one finds the new owner. The wait for
+     * the replicas comes on top of the command's own time.
+     */
+    private Replicated replicatedOnce(FunctionCall call, int replicas, Duration timeout) {
+        String action = "function " + call.function().name() + " and WAIT";
+        long deadline = failures.deadline() + timeout.toNanos();
+        BaseRedisAsyncCommands<String, String> commands = connector.isCluster()
+                ? failures.await(connector.commandsOn(nodeOf(call.routingKey())), action, deadline)
+                : commands(action, deadline);
+        CompletableFuture<Object> reply = send(commands, call);
+        CompletableFuture<Object> acknowledged;
+        try {
+            acknowledged = commands.dispatch(CommandType.WAIT, new ReplyOutput(), new CommandArgs<>(StringCodec.UTF8)
+                    .add(replicas).add(timeout.toMillis())).toCompletableFuture();
+        } catch (RuntimeException e) {
+            acknowledged = CompletableFuture.failedFuture(e);
+        }
+        Object value = failures.awaitCall(reply, action, deadline);
+        return new Replicated(value, (Long) failures.awaitCall(acknowledged, action, deadline));
     }
 
     @Override

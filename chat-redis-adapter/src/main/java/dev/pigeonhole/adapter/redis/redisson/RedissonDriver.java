@@ -10,8 +10,10 @@ import dev.pigeonhole.adapter.redis.RedisDriver;
 import dev.pigeonhole.adapter.redis.RedisFailure.Trouble;
 import dev.pigeonhole.adapter.redis.RedisFailures;
 import dev.pigeonhole.adapter.redis.RedisSettings;
+import dev.pigeonhole.adapter.redis.Replicated;
 import org.redisson.Redisson;
 import org.redisson.api.BatchOptions;
+import org.redisson.api.BatchResult;
 import org.redisson.api.FunctionMode;
 import org.redisson.api.FunctionResult;
 import org.redisson.api.RBatch;
@@ -26,6 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -86,6 +89,35 @@ public final class RedissonDriver implements RedisDriver {
         String action = "function " + call.function().name();
         long deadline = failures.deadline();
         return Replies.plain(action, failures.awaitCall(send(client(action).functions(), call), action, deadline));
+    }
+
+    @Override
+    public Replicated runReplicated(FunctionCall call, int replicas, Duration timeout) {
+        Objects.requireNonNull(call, "call");
+        return FunctionLibrary.loadingOnMiss(this, call, () -> replicatedOnce(call, replicas, timeout));
+    }
+
+    /**
+     * A batch of the one call, which Redisson, asked to sync replicas, follows with WAIT on the
+     * connection the batch ran on; the result says how many replicas acknowledged.
+     */
+    private Replicated replicatedOnce(FunctionCall call, int replicas, Duration timeout) {
+        String action = "function " + call.function().name() + " and WAIT";
+        long deadline = failures.deadline() + timeout.toNanos();
+        RBatch batch = client(action).redisson().createBatch(BatchOptions.defaults()
+                .executionMode(BatchOptions.ExecutionMode.IN_MEMORY)
+                .retryAttempts(0)
+                .responseTimeout(settings.commandTimeout().plus(timeout).toMillis(), TimeUnit.MILLISECONDS)
+                .sync(replicas, timeout));
+        CompletableFuture<Object> reply = send(batch.getFunction(StringCodec.INSTANCE), call);
+        CompletableFuture<? extends BatchResult<?>> sent;
+        try {
+            sent = batch.executeAsync().toCompletableFuture();
+        } catch (RuntimeException e) {
+            throw failures.translate(e, action);
+        }
+        BatchResult<?> result = failures.awaitCall(sent, action, deadline);
+        return new Replicated(Replies.plain(action, failures.awaitCall(reply, action, deadline)), result.getSyncedSlaves());
     }
 
     @Override

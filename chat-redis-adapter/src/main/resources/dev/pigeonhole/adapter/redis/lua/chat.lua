@@ -226,6 +226,10 @@ local function send(sender, message, limits, publishing)
     forget_closed_keys(message.at)
     local earlier = sent_before(message.key_field, message.at)
     if earlier then
+      -- Written again unchanged so that this call, too, is replicated: a caller that waits for
+      -- replicas after it (WAIT counts its own connection's writes) then learns they hold the
+      -- earlier send as well, since replicas apply writes in order.
+      redis.call('HSET', chat.sent, message.key_field, earlier)
       return { 'REPEAT', earlier }
     end
   end
