@@ -109,6 +109,27 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Freezes the server (SIGSTOP): its sockets stay open, so its peers still count it connected,
+     * but it reads and answers nothing, as a machine that stalls it would. {@link #thaw} lets it
+     * go on; closing a frozen server thaws it first.
+     */
+    public synchronized void freeze() {
+        signal(running("freeze"), "STOP");
+    }
+
+    /** Lets a {@link #freeze frozen} server go on (SIGCONT); harmless on one that is not. */
+    public synchronized void thaw() {
+        signal(running("thaw"), "CONT");
+    }
+
+    private Process running(String action) {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("cannot " + action + " " + recipe.name() + " on port " + port + ": it is not running");
+        }
+        return process;
+    }
+
     /** Starts the server again on its files and its port, stopping it first if it runs; waits while the port is still held. */
     public synchronized void restart() {
         if (closed) {
@@ -234,10 +255,12 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     private void halt(Process running) {
+        // A frozen server must run again to hear its stop signal.
+        signal(running, "CONT");
         if (recipe.stopSignal() == ServerRecipe.Signal.TERM) {
             running.destroy();
         } else {
-            signal(running, recipe.stopSignal());
+            signal(running, recipe.stopSignal().name());
         }
         if (!awaitExit(running)) {
             running.destroyForcibly();
@@ -246,9 +269,9 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /** Java sends SIGTERM and SIGKILL only; any other signal goes to the handle's own process id through kill(1). */
-    private static void signal(Process running, ServerRecipe.Signal signal) {
+    private static void signal(Process running, String signal) {
         try {
-            new ProcessBuilder("kill", "-" + signal.name(), Long.toString(running.pid())).start()
+            new ProcessBuilder("kill", "-" + signal, Long.toString(running.pid())).start()
                     .waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (IOException e) {
             running.destroy();

@@ -123,6 +123,21 @@ public final class LocalRedisCluster implements AutoCloseable {
         }
     }
 
+    /** Freezes the node's server (SIGSTOP): connected but silent, as a stalled machine leaves it. */
+    public void freeze(RedisNode node) {
+        serverOf(node).freeze();
+    }
+
+    /** Lets a frozen node go on. */
+    public void thaw(RedisNode node) {
+        serverOf(node).thaw();
+    }
+
+    private ServerProcess serverOf(RedisNode node) {
+        return servers.stream().filter(server -> server.port() == node.port()).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(node + " is not a server of " + this));
+    }
+
     /** Stops every server and deletes their directories. Idempotent. */
     @Override
     public void close() {

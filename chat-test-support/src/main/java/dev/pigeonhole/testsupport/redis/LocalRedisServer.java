@@ -3,6 +3,7 @@ package dev.pigeonhole.testsupport.redis;
 import dev.pigeonhole.testsupport.ServerProcess;
 import org.awaitility.core.ConditionTimeoutException;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
@@ -66,13 +67,39 @@ public final class LocalRedisServer implements AutoCloseable {
     public static LocalRedisServer startReplicaOf(LocalRedisServer master) {
         LocalRedisServer replica = started(false, List.of("--replicaof", "127.0.0.1", Integer.toString(master.port())));
         try {
-            await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
-                    .until(() -> replica.target.admin("INFO", "replication").contains("master_link_status:up"));
+            replica.awaitFollowing(master);
             return replica;
         } catch (ConditionTimeoutException e) {
             replica.close();
             throw new IllegalStateException("the replica on port " + replica.port() + " did not connect to its master on "
                     + master.port(), e);
+        }
+    }
+
+    /**
+     * Waits until this replica follows {@code master} and acknowledges its writes: its link is
+     * up, and a write on the master is confirmed by {@code WAIT} for every replica the master
+     * has. A master lists a replica online as soon as a sync ends, yet (after a diskless sync)
+     * sends it the stream of writes only once the replica's first acknowledgement arrives, up to
+     * a second later; a WAIT before then cannot count it.
+     */
+    public void awaitFollowing(LocalRedisServer master) {
+        String listed = "port=" + port() + ",state=online";
+        try (RespConnection probe = RespConnection.open(URI.create("redis://127.0.0.1:" + master.port()),
+                Duration.ofSeconds(5), RedisTarget.ADMIN_CLIENT_NAME)) {
+            await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                    .until(() -> {
+                        String info = master.target.admin("INFO", "replication");
+                        if (!info.contains(listed) || !target.admin("INFO", "replication").contains("master_link_status:up")) {
+                            return false;
+                        }
+                        long replicas = info.lines().filter(line -> line.startsWith("connected_slaves:"))
+                                .mapToLong(line -> Long.parseLong(line.substring("connected_slaves:".length()).strip()))
+                                .findFirst().orElse(0);
+                        // A PUBLISH is replicated and touches no key: a write WAIT can count.
+                        probe.call("PUBLISH", "ph-fixture:replication-probe", "1");
+                        return (Long) probe.call("WAIT", Long.toString(replicas), "100") >= replicas;
+                    });
         }
     }
 
@@ -97,6 +124,16 @@ public final class LocalRedisServer implements AutoCloseable {
     /** Kills the server (SIGKILL, like a crash) and returns once it is gone. Harmless when stopped. */
     public void stop() {
         process.kill();
+    }
+
+    /** Freezes the server (SIGSTOP): connected but silent, as a stalled machine leaves it. */
+    public void freeze() {
+        process.freeze();
+    }
+
+    /** Lets a frozen server go on. */
+    public void thaw() {
+        process.thaw();
     }
 
     /** Starts it again on the same port (stopping it first if it runs) and returns once it answers. */

@@ -19,8 +19,8 @@ import glide.api.GlideClusterClient;
 import glide.api.models.BaseBatch;
 import glide.api.models.Batch;
 import glide.api.models.ClusterBatch;
+import glide.api.models.ClusterValue;
 import glide.api.models.commands.batch.BatchOptions;
-import glide.api.models.commands.batch.ClusterBatchOptions;
 import glide.api.models.configuration.RequestRoutingConfiguration.ByAddressRoute;
 import glide.api.models.configuration.RequestRoutingConfiguration.SimpleMultiNodeRoute;
 import glide.api.models.configuration.RequestRoutingConfiguration.SimpleSingleNodeRoute;
@@ -111,25 +111,33 @@ public final class GlideDriver implements RedisDriver {
     }
 
     /**
-     * The call and its WAIT as one non-atomic batch, which GLIDE writes on its one connection to
-     * the node; on a cluster the batch is routed by the call's key, so the keyless WAIT goes to
-     * the very node that ran the call.
+     * On a single node, the call and its WAIT as one non-atomic batch, which GLIDE writes on its
+     * one connection. On a cluster GLIDE routes a batch's keyless WAIT by its own policy, not with
+     * the call (a batch's route did not hold for it), so the WAIT follows the call's reply as a
+     * command of its own, routed by the call's key to the same primary's connection: two round
+     * trips there.
      */
     private Replicated replicatedOnce(FunctionCall call, int replicas, Duration timeout) {
         String action = "function " + call.function().name() + " and WAIT";
         long deadline = failures.deadline() + timeout.toNanos();
         BaseClient glide = client(action, deadline);
-        int patience = Math.toIntExact(settings.commandTimeout().plus(timeout).toMillis());
+        String[] wait = {"WAIT", Integer.toString(replicas), Long.toString(timeout.toMillis())};
+        if (glide instanceof GlideClusterClient clusterClient) {
+            Object reply = callOnce(call);
+            CompletableFuture<Object> acknowledged;
+            try {
+                acknowledged = clusterClient.customCommand(wait, new SlotKeyRoute(call.routingKey(), SlotType.PRIMARY))
+                        .thenApply(ClusterValue::getSingleValue);
+            } catch (RuntimeException e) {
+                acknowledged = CompletableFuture.failedFuture(e);
+            }
+            return new Replicated(reply, (Long) failures.awaitCall(acknowledged, action, deadline));
+        }
         CompletableFuture<Object[]> sent;
         try {
-            if (glide instanceof GlideClusterClient clusterClient) {
-                sent = clusterClient.exec(add(new ClusterBatch(false), List.of(call)).wait(replicas, timeout.toMillis()),
-                        false, ClusterBatchOptions.builder().timeout(patience)
-                                .route(new SlotKeyRoute(call.routingKey(), SlotType.PRIMARY)).build());
-            } else {
-                sent = ((GlideClient) glide).exec(add(new Batch(false), List.of(call)).wait(replicas, timeout.toMillis()),
-                        false, BatchOptions.builder().timeout(patience).build());
-            }
+            sent = ((GlideClient) glide).exec(add(new Batch(false), List.of(call)).customCommand(wait), false,
+                    BatchOptions.builder().timeout(Math.toIntExact(settings.commandTimeout().plus(timeout).toMillis()))
+                            .build());
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }

@@ -43,6 +43,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class LettuceDriver implements RedisDriver {
 
 
+    /** A redirection means the command did not run, so it is safe to repeat; a few suffice for a resharding. */
+    private static final int REDIRECTION_RETRIES = 3;
+
     private final Connector<?> connector;
     private final LettuceFailures failures;
     private final PingPatience pingPatience;
@@ -91,26 +94,38 @@ public final class LettuceDriver implements RedisDriver {
     /**
      * The call and its WAIT written one after the other on one connection: the shared one on a
      * single node; on a cluster, the connection to the node that owns the call's slot, since a
-     * keyless WAIT is not routed. A slot that moved meanwhile is answered MOVED, which is
-     * unavailability: the call did not run, and the next one finds the new owner. The wait for
-     * the replicas comes on top of the command's own time.
+     * keyless WAIT is not routed. Down a node's own connection Lettuce does not follow MOVED (a
+     * failover or a slot move since it last read the slot map), so the driver reads the map again
+     * and asks the new owner: the call did not run. The wait for the replicas comes on top of the
+     * command's own time.
      */
     private Replicated replicatedOnce(FunctionCall call, int replicas, Duration timeout) {
         String action = "function " + call.function().name() + " and WAIT";
         long deadline = failures.deadline() + timeout.toNanos();
-        BaseRedisAsyncCommands<String, String> commands = connector.isCluster()
-                ? failures.await(connector.commandsOn(nodeOf(call.routingKey())), action, deadline)
-                : commands(action, deadline);
-        CompletableFuture<Object> reply = send(commands, call);
-        CompletableFuture<Object> acknowledged;
-        try {
-            acknowledged = commands.dispatch(CommandType.WAIT, new ReplyOutput(), new CommandArgs<>(StringCodec.UTF8)
-                    .add(replicas).add(timeout.toMillis())).toCompletableFuture();
-        } catch (RuntimeException e) {
-            acknowledged = CompletableFuture.failedFuture(e);
+        for (int attempt = 0; ; attempt++) {
+            BaseRedisAsyncCommands<String, String> commands = connector.isCluster()
+                    ? failures.await(connector.commandsOn(nodeOf(call.routingKey())), action, deadline)
+                    : commands(action, deadline);
+            CompletableFuture<Object> reply = send(commands, call);
+            CompletableFuture<Object> acknowledged;
+            try {
+                acknowledged = commands.dispatch(CommandType.WAIT, new ReplyOutput(), new CommandArgs<>(StringCodec.UTF8)
+                        .add(replicas).add(timeout.toMillis())).toCompletableFuture();
+            } catch (RuntimeException e) {
+                acknowledged = CompletableFuture.failedFuture(e);
+            }
+            Object value;
+            try {
+                value = failures.awaitCall(reply, action, deadline);
+            } catch (StoreUnavailableException e) {
+                if (connector.isCluster() && attempt < REDIRECTION_RETRIES && LettuceFailures.isRedirection(e)) {
+                    failures.await(connector.refresh(), "the cluster's slot map", deadline);
+                    continue;
+                }
+                throw e;
+            }
+            return new Replicated(value, (Long) failures.awaitCall(acknowledged, action, deadline));
         }
-        Object value = failures.awaitCall(reply, action, deadline);
-        return new Replicated(value, (Long) failures.awaitCall(acknowledged, action, deadline));
     }
 
     @Override

@@ -67,6 +67,17 @@ final class LettuceFailures extends FutureFailures {
                 : rules.unavailable(action, read, cause);
     }
 
+    /**
+     * True when Redis answered that the keys' slot is served elsewhere (MOVED, ASK): the command
+     * did not run. Lettuce follows these itself for the commands it routes, not for a command sent
+     * down one node's connection.
+     */
+    static boolean isRedirection(Throwable failure) {
+        return RedisFailure.chain(failure).stream().anyMatch(t -> t instanceof RedisCommandExecutionException reply
+                && reply.getMessage() != null
+                && (reply.getMessage().startsWith("MOVED ") || reply.getMessage().startsWith("ASK ")));
+    }
+
     /** Redis's error reply if the failure holds one (as a failed handshake does), else what kept an answer from coming. */
     private static RedisFailure read(Throwable failure) {
         for (Throwable t : RedisFailure.chain(failure)) {
