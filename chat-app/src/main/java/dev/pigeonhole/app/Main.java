@@ -2,6 +2,7 @@ package dev.pigeonhole.app;
 
 import dev.pigeonhole.adapter.postgres.PostgresSettings;
 import dev.pigeonhole.adapter.postgres.PostgresSsl;
+import dev.pigeonhole.adapter.redis.Durability;
 import dev.pigeonhole.adapter.redis.RedisClientKind;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.adapter.redis.RedisTls;
@@ -221,7 +222,19 @@ public final class Main implements Runnable {
                 description = "most connections Jedis opens to each Redis node; Lettuce shares one")
         int poolSize;
 
+        @Option(names = "--redis-durability", defaultValue = "none", converter = DurabilityOption.class,
+                description = "none, or replicas=N[,timeout=MS]: answer a write (a send, a new chat, a join, a "
+                        + "delivery) only once N Redis replicas hold it, waiting up to MS ms (1000 if left out, "
+                        + "below the 2000 ms Redis command timeout); fewer in time is 503 not-durable, the write "
+                        + "kept on the primary")
+        Durability durability;
+
         AppConfig config() {
+            if (store != StoreKind.REDIS && durability.waits()) {
+                // Ignoring it would leave an operator believing writes wait for replicas.
+                throw new IllegalArgumentException("--redis-durability " + durability + " waits for Redis replicas, "
+                        + "and the store is " + store.name().toLowerCase() + ": leave it at none, or use --store redis");
+            }
             AppConfig defaults = AppConfig.defaults();
             if (store == StoreKind.MEMORY) {
                 return defaults;
@@ -254,7 +267,8 @@ public final class Main implements Runnable {
                     .withLayout(layout)
                     .withKeyPrefix(prefix)
                     .withPatternsOnCluster(clusterPatterns)
-                    .withPoolSize(poolSize));
+                    .withPoolSize(poolSize)
+                    .withDurability(durability));
         }
 
         /** From the file if one is named, else the environment; empty for a database that asks none. */

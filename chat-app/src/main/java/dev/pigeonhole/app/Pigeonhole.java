@@ -15,6 +15,7 @@ import dev.pigeonhole.adapter.postgres.PostgresMailboxes;
 import dev.pigeonhole.adapter.postgres.PostgresPresenceRegistry;
 import dev.pigeonhole.adapter.postgres.PostgresQuotas;
 import dev.pigeonhole.adapter.postgres.PostgresStore;
+import dev.pigeonhole.adapter.redis.Durability;
 import dev.pigeonhole.adapter.redis.Functions;
 import dev.pigeonhole.adapter.redis.KeyLayout;
 import dev.pigeonhole.adapter.redis.PublishMode;
@@ -192,8 +193,10 @@ public final class Pigeonhole implements AutoCloseable {
             driver.close();
             throw why;
         }
+        Durability durability = redis.durability();
         try {
             Functions.install(driver);
+            DurabilityCheck.report(driver, durability);
         } catch (RuntimeException e) {
             driver.close();
             throw e;
@@ -202,13 +205,13 @@ public final class Pigeonhole implements AutoCloseable {
         RedisChatLock lock = new RedisChatLock(driver, keys, clock);
         RedisIndexSweep sweep = new RedisIndexSweep(driver, keys, lock);
         return new DrivenPorts(
-                new RedisChats(driver, keys, config.limits(), publishing),
-                new RedisMailboxes(driver, keys, config.limits(), publishing),
+                new RedisChats(driver, keys, config.limits(), publishing, durability),
+                new RedisMailboxes(driver, keys, config.limits(), publishing, durability),
                 new RedisPresenceRegistry(driver, keys),
                 lock,
                 new RedisChannels(driver, keys, publishing),
                 new RedisQuotas(driver, keys),
-                new RedisConsents(driver, keys),
+                new RedisConsents(driver, keys, durability),
                 driver::ping,
                 users -> sweep.sweep(users).map(repair -> repair.relisted() + repair.dropped()).orElse(0),
                 driver);
