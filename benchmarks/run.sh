@@ -5,8 +5,10 @@
 #   benchmarks/run.sh --quick    2 short rounds, small N, a thin catalog (about 11 minutes on 2 busy cores): a smoke run
 #   benchmarks/run.sh --floors   only what each Redis operation costs inside Redis beside its floor (about 3 minutes)
 #   benchmarks/run.sh --clients  only the Redis clients compared, 3 alternating rounds (about 2 minutes a client)
-#   benchmarks/run.sh [--quick | --floors | --clients] [--skip-build]
-#                     [-- <extra JMH arguments for the catalog, e.g. a regex; with --clients, ClientComparison's options>]
+#   benchmarks/run.sh --durability  only sends without and with a wait for a replica, 3 alternating rounds (about 1 minute)
+#   benchmarks/run.sh [--quick | --floors | --clients | --durability] [--skip-build]
+#                     [-- <extra JMH arguments for the catalog, e.g. a regex; with --clients, ClientComparison's options;
+#                         with --durability, DurableSends' options>]
 #
 # Phases: build benchmarks.jar; start a private redis-server and a private 3-master Redis Cluster
 # (unless REDIS_URL / REDIS_CLUSTER_NODES are set) and a private PostgreSQL (unless POSTGRES_URL
@@ -21,7 +23,9 @@
 # run of every benchmark on every backend, for the tables; the report. --floors runs the build,
 # the Redis, the floors and the report only; --clients the build, the Redis, the client comparison
 # (dev.pigeonhole.benchmarks.clients.ClientComparison, into target/results/clients/) and the report
-# only, in target/results/RESULTS.md. A phase that fails is reported and skipped, so the
+# only, in target/results/RESULTS.md; --durability the build, the Redis with a replica of its own, the durable
+# sends (dev.pigeonhole.benchmarks.durability.DurableSends, into target/results/durability/) and the report
+# only, in target/results/RESULTS.md; the full run runs them after the clients. A phase that fails is reported and skipped, so the
 # report still comes out, with "not run" where that phase's numbers would be.
 #
 # Environment: REDIS_URL (use that Redis instead of starting one: keys get a prefix of this run's
@@ -40,6 +44,7 @@ ROOT=$PWD
 QUICK=0
 FLOORS_ONLY=0
 CLIENTS_ONLY=0
+DURABILITY_ONLY=0
 BUILD=1
 EXTRA_JMH=()
 while [ $# -gt 0 ]; do
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --floors) FLOORS_ONLY=1 ;;
     --clients) CLIENTS_ONLY=1 ;;
+    --durability) DURABILITY_ONLY=1 ;;
     --skip-build) BUILD=0 ;;
     --) shift; EXTRA_JMH=("$@"); break ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$ROOT/benchmarks/run.sh"; exit 0 ;;
@@ -55,15 +61,16 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-[ $((QUICK + FLOORS_ONLY + CLIENTS_ONLY)) -gt 1 ] \
-  && { echo "run.sh: --quick, --floors and --clients are different runs; pick one" >&2; exit 2; }
+[ $((QUICK + FLOORS_ONLY + CLIENTS_ONLY + DURABILITY_ONLY)) -gt 1 ] \
+  && { echo "run.sh: --quick, --floors, --clients and --durability are different runs; pick one" >&2; exit 2; }
 START=$SECONDS
 MODE=full
 [ $QUICK = 1 ] && MODE=quick
 [ $FLOORS_ONLY = 1 ] && MODE=floors
 [ $CLIENTS_ONLY = 1 ] && MODE=clients
-# The runs of one part alone need the single node and nothing else.
-PART_ONLY=$((FLOORS_ONLY + CLIENTS_ONLY))
+[ $DURABILITY_ONLY = 1 ] && MODE=durability
+# The runs of one part alone need the single node and nothing else (the durable sends its replica too).
+PART_ONLY=$((FLOORS_ONLY + CLIENTS_ONLY + DURABILITY_ONLY))
 OUT=$ROOT/benchmarks/target/results
 JAR=$ROOT/benchmarks/target/benchmarks.jar
 FAILED=()
@@ -75,6 +82,7 @@ failed() { FAILED+=("$1"); say "!! $1 failed; going on without it"; }
 # ---------------------------------------------------------------- processes we own, stopped by PID
 
 REDIS_PID=""
+REPLICA_PID=""
 CLUSTER_PIDS=()
 POSTGRES_PID=""
 SERVER_PIDS=()
@@ -98,6 +106,7 @@ cleanup() {
   stop_pid "$CHILD_PID"; CHILD_PID=""
   for pid in "${SERVER_PIDS[@]}"; do stop_pid "$pid"; done
   SERVER_PIDS=()
+  stop_pid "$REPLICA_PID"; REPLICA_PID=""
   stop_pid "$REDIS_PID"; REDIS_PID=""
   for pid in "${CLUSTER_PIDS[@]}"; do stop_pid "$pid"; done
   CLUSTER_PIDS=()
@@ -547,6 +556,52 @@ if [ $CLIENTS_ONLY = 1 ]; then
   exit 0
 fi
 
+# ---------------------------------------------------------------- durable sends: a replica of the single node
+
+start_replica() { # a replica of our own redis-server on a free port, awaited until its link is up and synced
+  local port i dir=$OUT/replica
+  mkdir -p "$dir"
+  port=$(free_port) || return 1
+  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
+    --replicaof 127.0.0.1 "$REDIS_PORT" --dir "$dir" --logfile "$dir/redis.log" &
+  REPLICA_PID=$!
+  for i in $(seq 1 300); do
+    redis-cli -p "$port" INFO replication 2>/dev/null | tr -d '\r' | grep -q '^master_link_status:up$' \
+      && { say "replica PID $REPLICA_PID on 127.0.0.1:$port, following after $((i / 10)).$((i % 10)) s"; return 0; }
+    kill -0 "$REPLICA_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  say "the replica did not follow the primary within 30 s (see $dir/redis.log)"
+  return 1
+}
+
+durability_run() { # the send port without and with a wait for one replica, which it starts and stops here
+  local status=0 durability_start=$SECONDS
+  local durability_opts=(--out "$OUT/durability")
+  [ -n "${CLIENTS:-}" ] && durability_opts+=(--clients "$CLIENTS")
+  # The options after -- are this tool's only when it runs alone; in the full run they are the catalog's.
+  [ $DURABILITY_ONLY = 1 ] && durability_opts+=("${EXTRA_JMH[@]}")
+  phase "durable sends, one replica: DurableSends ${durability_opts[*]#"$ROOT"/}"
+  if [ $OWN_REDIS = 1 ]; then
+    start_replica || { failed "durable sends (no replica)"; stop_pid "$REPLICA_PID"; REPLICA_PID=""; return 0; }
+  else
+    say "REDIS_URL is not ours: its own replicas are used, and the tool stops if it has none"
+  fi
+  say "machine load (1, 5, 15 min): $(machine_load)"
+  bounded 600 "$OUT/durability.log" '^\[durability\]|Exception' \
+    "$JAVA" -cp "$JAR" dev.pigeonhole.benchmarks.durability.DurableSends "${durability_opts[@]}" || status=$?
+  stop_pid "$REPLICA_PID"; REPLICA_PID=""
+  [ $status = 0 ] && [ -s "$OUT/durability/measures.csv" ] || failed "durable sends (see $OUT/durability.log)"
+  note "Durable sends: \`DurableSends ${durability_opts[*]#"$ROOT"/}\` on the single node and a replica of it; the" \
+    "phase took $((SECONDS - durability_start)) s; machine load after it: $(machine_load)."
+}
+
+if [ $DURABILITY_ONLY = 1 ]; then
+  durability_run
+  report_and_finish
+  exit 0
+fi
+
 # ---------------------------------------------------------------- redis-benchmark: the send function alone
 
 FCALL_ARGS=()
@@ -745,6 +800,7 @@ SERVER_PIDS=()
 floors_run
 # Then the clients compared, on the same quiet single node (about 6 minutes for the four).
 clients_run
+durability_run
 
 # ---------------------------------------------------------------- many live connections: a fresh server per N
 

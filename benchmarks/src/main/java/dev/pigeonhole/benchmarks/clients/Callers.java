@@ -7,19 +7,21 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * Callers on virtual threads, as the server has one per request, each repeating an operation
- * as fast as it returns until a deadline: a closed loop, whose rate is what the system behind it
- * can do for that many callers at once.
+ * as fast as it returns until a deadline, or until they have done a given number between them: a
+ * closed loop, whose rate is what the system behind it can do for that many callers at once.
  */
-final class Callers {
+public final class Callers {
 
     /**
      * One caller's operation.
      */
     @FunctionalInterface
-    interface Operation {
+    public interface Operation {
         /**
          * Does the operation once for caller {@code caller} (0 to callers − 1).
          *
@@ -35,10 +37,10 @@ final class Callers {
      * @param busyNanos  every caller's counted nanoseconds, summed
      * @param wallNanos  from the first caller's start to the last one's end
      */
-    record Done(long operations, long busyNanos, long wallNanos) {
+    public record Done(long operations, long busyNanos, long wallNanos) {
 
         /** Operations a second over the wall clock: the rate of the whole. */
-        double perSecond() {
+        public double perSecond() {
             return operations * 1e9 / wallNanos;
         }
 
@@ -57,8 +59,21 @@ final class Callers {
 
     /** {@code callers} virtual threads repeat {@code operation} for {@code duration}; a failure fails the run. */
     static Done run(int callers, Duration duration, Operation operation) throws Exception {
+        long deadline = System.nanoTime() + duration.toNanos();
+        return run(callers, () -> System.nanoTime() < deadline, operation);
+    }
+
+    /**
+     * {@code callers} virtual threads share {@code operations} runs of {@code operation}, each
+     * caller taking the next as soon as its last returned; a failure fails the run.
+     */
+    public static Done run(int callers, long operations, Operation operation) throws Exception {
+        AtomicLong left = new AtomicLong(operations);
+        return run(callers, () -> left.getAndDecrement() > 0, operation);
+    }
+
+    private static Done run(int callers, BooleanSupplier another, Operation operation) throws Exception {
         long start = System.nanoTime();
-        long deadline = start + duration.toNanos();
         List<Future<long[]>> running = new ArrayList<>(callers);
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < callers; i++) {
@@ -66,7 +81,7 @@ final class Callers {
                 running.add(threads.submit(() -> {
                     long operations = 0;
                     long busy = 0;
-                    while (System.nanoTime() < deadline) {
+                    while (another.getAsBoolean()) {
                         busy += operation.once(caller);
                         operations++;
                     }

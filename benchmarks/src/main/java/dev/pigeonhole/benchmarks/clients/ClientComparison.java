@@ -84,7 +84,7 @@ public final class ClientComparison implements Callable<Integer> {
      * that over the rounds every client takes every place (turned by one, two clients' third round
      * would repeat their second).
      */
-    static List<RedisClientKind> order(List<RedisClientKind> clients, int round) {
+    public static List<RedisClientKind> order(List<RedisClientKind> clients, int round) {
         List<RedisClientKind> order = new ArrayList<>(clients);
         if (order.isEmpty()) {
             return order;

@@ -67,6 +67,10 @@ final class ResultsPage {
             notes();
             return md.append(ClientsSection.markdown(options.results())).toString();
         }
+        if (options.mode().equals("durability")) {
+            notes();
+            return md.append(DurabilitySection.markdownOrNotRun(options.results())).toString();
+        }
         coldWarning();
         notes();
         targets();
@@ -75,6 +79,7 @@ final class ResultsPage {
         mailboxAndPresence();
         md.append(FloorsSection.markdown(options.results()));
         ClientsSection.markdownIfRun(options.results()).ifPresent(md::append);
+        DurabilitySection.markdownIfRun(options.results()).ifPresent(md::append);
         load();
         fanOut();
         httpRate();
