@@ -15,18 +15,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * {@code --redis-durability replicas=1,timeout=300} through HTTP, on a Redis primary with a replica
@@ -57,7 +53,6 @@ class DurableSendTest {
         LocalRedisServer primary = durable.closesAfterwards(LocalRedisServer.start());
         LocalRedisServer replica = durable.closesAfterwards(LocalRedisServer.startReplicaOf(primary));
         String prefix = primary.target().newPrefix();
-        awaitAcknowledging(primary, prefix);
         AppConfig store = TestConfigs.onRedis(primary.target(), prefix, client);
         durable.start(store.withRedis(store.redis().withDurability(ONE_REPLICA)));
         String alice = durable.api().signIn(ApiClient.randomUser("alice"));
@@ -88,7 +83,6 @@ class DurableSendTest {
                 .as("a server that waits for no replica keeps answering 201").isEqualTo(id + 1);
 
         reattach(replica, primary);
-        awaitAcknowledging(primary, prefix);
         ApiClient.Response kept = durable.api().postJson(messages, alice, keyed);
         assertThat(kept.status()).as(kept.toString()).isEqualTo(201);
         assertThat(kept.json().get("id").longValue()).as("the same message, not a second one").isEqualTo(id);
@@ -132,27 +126,10 @@ class DurableSendTest {
                 .isEqualTo("OK");
     }
 
-    /** Makes the replica follow the primary again, and waits until it does. */
+    /** Makes the replica follow the primary again, and waits until the primary counts it. */
     private static void reattach(LocalRedisServer replica, LocalRedisServer primary) {
         assertThat(replica.target().admin("REPLICAOF", "127.0.0.1", Integer.toString(primary.port()))).isEqualTo("OK");
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
-                .until(() -> replica.target().admin("INFO", "replication").contains("master_link_status:up"));
-    }
-
-    /**
-     * Writes on the primary, and waits until its replica has acknowledged that write. A replica
-     * that has just (re)attached may take up to its one-second acknowledgement tick to answer its
-     * first WAIT; one that acknowledged a write since answers every later WAIT at once.
-     */
-    private static void awaitAcknowledging(LocalRedisServer primary, String prefix) {
-        primary.target().admin("SET", prefix + "probe", UUID.randomUUID().toString());
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            String info = primary.target().admin("INFO", "replication");
-            Matcher written = Pattern.compile("master_repl_offset:(\\d+)").matcher(info);
-            Matcher acknowledged = Pattern.compile("slave0:.*state=online,offset=(\\d+)").matcher(info);
-            return written.find() && acknowledged.find()
-                    && Long.parseLong(acknowledged.group(1)) >= Long.parseLong(written.group(1));
-        });
+        replica.awaitFollowing(primary);
     }
 
     /** What {@link DurabilityCheck} logs from now on, at INFO and above, whatever the test logging's level. */
