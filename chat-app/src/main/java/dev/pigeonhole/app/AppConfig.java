@@ -79,7 +79,7 @@ public record AppConfig(StoreKind store, Limits limits, Duration presenceWindow,
         return new AppConfig(store, limits, presenceWindow, liveQueueCapacity, redis, value, postgres, consent);
     }
 
-    /** Who may add whom, and what others can make one user hold (docs/DESIGN.md §8). */
+    /** Who may add whom, and what others can make one user hold (docs/DESIGN.md §3, "Consent"). */
     public AppConfig withConsent(ConsentLimits value) {
         return new AppConfig(store, limits, presenceWindow, liveQueueCapacity, redis, liveCatchUps, postgres, value);
     }

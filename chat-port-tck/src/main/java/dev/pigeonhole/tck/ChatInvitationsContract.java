@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * What {@link Chats} offers consent (docs/DESIGN.md §8): one chat's summary for an inviter, the
+ * What {@link Chats} offers consent (docs/DESIGN.md §3, "Consent"): one chat's summary for an inviter, the
  * ids of a user's chats, and an accept that joins at the invitation's point.
  */
 public abstract class ChatInvitationsContract extends ChatsContractSupport {

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What every {@link Quotas} promises (docs/DESIGN.md §6): a bucket admits its burst and then
+ * What every {@link Quotas} promises (docs/DESIGN.md §3, "Quotas"): a bucket admits its burst and then
  * refuses with the wait, refills over the store's own clock, is one per user and kind of write,
  * is the same bucket for every server sharing the store, and never admits more than it holds
  * however many callers take at once.

@@ -20,7 +20,7 @@ import static io.javalin.http.HandlerType.POST;
 import static io.javalin.http.HandlerType.PUT;
 
 /**
- * Consent (docs/DESIGN.md §8): the caller's invitations, blocks and add policy. Every route acts
+ * Consent (docs/DESIGN.md §3, "Consent"): the caller's invitations, blocks and add policy. Every route acts
  * on the caller's own consent only, so no path names another user's; who may add whom, and what a
  * block hides, the domain decides.
  */

@@ -14,7 +14,7 @@ import static dev.pigeonhole.adapter.http.ProblemAssertions.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Consent before membership (docs/DESIGN.md §8), through the HTTP API on a server with its default
+ * Consent before membership (docs/DESIGN.md §3, "Consent"), through the HTTP API on a server with its default
  * add policy, {@code co-members}: each test is a row of what a hostile user could do before, and
  * shows it can no longer. The rules are the domain's; this proves the API carries them whole.
  */

@@ -9,7 +9,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Each write bound answered as docs/DESIGN.md §6 says: 429 with Retry-After and a problem that
+ * Each write bound answered as docs/DESIGN.md §5 says: 429 with Retry-After and a problem that
  * names the limit, and nothing changed; and the pending budget marking the chats it cut short. The
  * server runs on the default limits with a clock that stands still until the test moves it.
  */

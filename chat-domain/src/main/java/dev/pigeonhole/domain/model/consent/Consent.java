@@ -15,7 +15,7 @@ import java.util.TreeSet;
 
 /**
  * One user's say over who reaches it: the aggregate in which every rule of consent is written
- * once (docs/DESIGN.md §8). It holds the user's {@link AddPolicy}, the users it blocked and the
+ * once (docs/DESIGN.md §3, "Consent"). It holds the user's {@link AddPolicy}, the users it blocked and the
  * invitations waiting for its answer; whether someone shares a chat with it is the chats' to say,
  * and is handed in.
  *

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * The bounds on what others can make a user hold, and the add policy of a user who chose none.
- * {@link #DEFAULTS} are the values docs/DESIGN.md §8 promises.
+ * {@link #DEFAULTS} are the values docs/DESIGN.md §3, "Consent" promises.
  *
  * @param defaultPolicy      the add policy of a user who never chose one
  * @param maxInvitations     pending invitations one user holds; a new one past it drops the oldest

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * The bounds that keep every store, and every answer, finite. Each one is configuration;
- * {@link #DEFAULTS} are the values docs/DESIGN.md §3 and §6 promise.
+ * {@link #DEFAULTS} are the values docs/DESIGN.md §3 and §5 promise.
  *
  * @param maxBodyLength   characters in one message body
  * @param maxMembers      members of one chat

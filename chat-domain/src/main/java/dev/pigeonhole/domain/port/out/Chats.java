@@ -192,7 +192,7 @@ public interface Chats {
     /**
      * The chats the user is a member of, in {@link ChatId}'s order, without reading any of them:
      * how many there are bounds its joins, and whether two users share one decides what they may
-     * do to each other (docs/DESIGN.md §8). A store that keeps each user's chats in an index of its
+     * do to each other (docs/DESIGN.md §3, "Consent"). A store that keeps each user's chats in an index of its
      * own beside the chats' members answers from the index.
      */
     List<ChatId> chatIdsOf(UserId user);
