@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * The promises of {@link Chats} about who is in a chat (docs/DESIGN.md §3, "Group chat"), one test per
  * rule: opening, joining and re-joining, leaving, the last leave deleting the chat, the member
- * limit and the chat list. {@link ChatMessagesContract} covers what members send and read.
+ * limit and the chat list. {@link ChatMessagesContract} covers what members send and read,
+ * {@link ChatHistoryContract} what a chat keeps of it.
  */
 public abstract class ChatMembershipContract extends ChatsContractSupport {
 

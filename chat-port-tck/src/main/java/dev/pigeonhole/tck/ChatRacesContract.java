@@ -22,18 +22,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletionService;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
@@ -47,11 +39,8 @@ import static org.assertj.core.api.Assertions.fail;
  * deleted chat brought back by a send or join), kept as regression tests, plus a load test.
  *
  * <p>Every race starts its workers behind one gate so that they really overlap, waits for them
- * with a time bound, and fails the test with the first worker's failure. Nothing sleeps: a worker
- * that has to wait for others yields and looks again.
- *
- * <p>One class past the usual length because the races share their worker machinery (the gate,
- * the bounded wait, the first failure), which reads best beside the races it serves.
+ * with a time bound, and fails the test with the first worker's failure ({@link RaceWorkers}).
+ * Nothing sleeps: a worker that has to wait for others yields and looks again.
  */
 @Timeout(60)
 public abstract class ChatRacesContract extends ChatsContractSupport {
@@ -62,23 +51,17 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
     /** The bound for one round of a small race. */
     private static final Duration ROUND_BOUND = Duration.ofSeconds(10);
 
-    private ExecutorService workers;
+    private RaceWorkers workers;
 
     @BeforeEach
     public void startWorkers() {
-        AtomicInteger numbers = new AtomicInteger();
-        workers = Executors.newCachedThreadPool(task -> {
-            Thread thread = new Thread(task, "chat-race-worker-" + numbers.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        workers = new RaceWorkers("chat-race-worker");
     }
 
     /** Runs before the support class closes the store, so no worker outlives it. */
     @AfterEach
     public void stopWorkers() throws InterruptedException {
-        workers.shutdownNow();
-        assertThat(workers.awaitTermination(10, TimeUnit.SECONDS)).as("every worker stopped").isTrue();
+        workers.close();
     }
 
     // ---------------------------------------------------------------- (a) load
@@ -98,7 +81,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
 
         List<List<Message>> sentBySender = new ArrayList<>();
         List<Map<Long, Message>> receivedByReader = new ArrayList<>();
-        List<Work> work = new ArrayList<>();
+        List<RaceWorkers.Work> work = new ArrayList<>();
         for (UserId sender : senders) {
             List<Message> sent = new ArrayList<>(sendsEach);
             sentBySender.add(sent);
@@ -114,7 +97,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
             work.add(() -> readEverything(reader, chat, total, received));
         }
 
-        together(LOAD_BOUND, work);
+        workers.together(LOAD_BOUND, work);
 
         Map<Long, Message> everything = new HashMap<>();
         everything.put(opening.id(), opening);
@@ -179,7 +162,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
         Map<Long, Message> received = new ConcurrentHashMap<>();
         AtomicLong acknowledged = new AtomicLong();
 
-        List<Work> work = new ArrayList<>();
+        List<RaceWorkers.Work> work = new ArrayList<>();
         for (UserId sender : senders) {
             work.add(() -> {
                 try {
@@ -212,7 +195,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
             }
         });
 
-        together(LOAD_BOUND, work);
+        workers.together(LOAD_BOUND, work);
 
         assertThat(cursorOf(owner, chat)).isEqualTo(total);
         assertThat(new HashSet<>(received.keySet())).as("every id, received by one device or the other")
@@ -265,7 +248,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
             chats.open(chat, stayer, Set.of(stayer, leaver), "round " + round, at());
             Message last = chats.send(chat, stayer, "read me before you go", at());
 
-            together(ROUND_BOUND, List.of(
+            workers.together(ROUND_BOUND, List.of(
                     () -> chats.leave(chat, leaver),
                     () -> {
                         try {
@@ -301,7 +284,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
             List<Long> ids = new CopyOnWriteArrayList<>(List.of(opening.id()));
             AtomicBoolean joined = new AtomicBoolean();
 
-            together(ROUND_BOUND, List.of(
+            workers.together(ROUND_BOUND, List.of(
                     () -> {
                         sendSome(chat, first, ids);
                         chats.leave(chat, first);
@@ -369,7 +352,7 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
         chats.open(chat, senders.getFirst(), Set.of(member, senders.get(0), senders.get(1)), "hello", at());
         chats.acknowledge(member, chat, 1);
 
-        List<Work> work = new ArrayList<>();
+        List<RaceWorkers.Work> work = new ArrayList<>();
         for (UserId sender : senders) {
             work.add(() -> {
                 for (int n = 1; n <= sendsEach; n++) {
@@ -384,56 +367,13 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
             }
         });
 
-        together(LOAD_BOUND, work);
+        workers.together(LOAD_BOUND, work);
 
         long total = 1 + 2L * sendsEach;
         assertThat(cursorOf(member, chat)).as("the cursor the member acknowledged").isEqualTo(1);
         PendingChat pending = pendingIn(member, chat, 1_000);
         assertThat(ids(pending.messages())).isEqualTo(range(2, total));
         assertThat(pending.unread()).isEqualTo(total - 1);
-    }
-
-    // ---------------------------------------------------------------- running workers together
-
-    /** One worker's job; it may throw, and the test then fails with that. */
-    @FunctionalInterface
-    protected interface Work {
-        void run() throws Exception;
-    }
-
-    /**
-     * Runs each job on its own thread, releases them all at once and waits for every one within
-     * {@code bound}. The first failure fails the test (and stops the others); so does the bound.
-     */
-    private void together(Duration bound, List<Work> jobs) throws InterruptedException {
-        CountDownLatch ready = new CountDownLatch(jobs.size());
-        CountDownLatch go = new CountDownLatch(1);
-        CompletionService<Void> finished = new ExecutorCompletionService<>(workers);
-        List<Future<Void>> running = new ArrayList<>();
-        for (Work job : jobs) {
-            running.add(finished.submit(() -> {
-                ready.countDown();
-                go.await();
-                job.run();
-                return null;
-            }));
-        }
-        long deadline = System.nanoTime() + bound.toNanos();
-        try {
-            assertThat(ready.await(bound.toNanos(), TimeUnit.NANOSECONDS)).as("every worker started").isTrue();
-            go.countDown();
-            for (int done = 0; done < jobs.size(); done++) {
-                Future<Void> next = finished.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-                if (next == null) {
-                    fail("%d of %d workers still running after %s", jobs.size() - done, jobs.size(), bound);
-                }
-                next.get();
-            }
-        } catch (ExecutionException e) {
-            throw new AssertionError("a worker failed: " + e.getCause(), e.getCause());
-        } finally {
-            running.forEach(future -> future.cancel(true));
-        }
     }
 
     // ---------------------------------------------------------------- helpers
@@ -448,13 +388,6 @@ public abstract class ChatRacesContract extends ChatsContractSupport {
 
     private long cursorOf(UserId user, ChatId chat) {
         return summary(user, chat).cursor();
-    }
-
-    private PendingChat pendingIn(UserId user, ChatId chat, int perChatLimit) {
-        return chats.pending(user, perChatLimit).stream()
-                .filter(pending -> pending.chat().equals(chat))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("chat " + chat + " is not in the pending messages of " + user));
     }
 
     private static List<Long> ids(List<Message> messages) {

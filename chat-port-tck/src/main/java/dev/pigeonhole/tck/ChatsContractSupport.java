@@ -86,7 +86,12 @@ public abstract class ChatsContractSupport {
 
     /** The user's pending messages in one chat; fails if the chat is not among them. */
     protected PendingChat pendingIn(UserId user, ChatId chat) {
-        Optional<PendingChat> found = chats.pending(user, 1_000).stream()
+        return pendingIn(user, chat, 1_000);
+    }
+
+    /** The same, at most {@code perChatLimit} messages of each chat. */
+    protected PendingChat pendingIn(UserId user, ChatId chat, int perChatLimit) {
+        Optional<PendingChat> found = chats.pending(user, perChatLimit).stream()
                 .filter(p -> p.chat().equals(chat)).findFirst();
         assertThat(found).as("chat %s in the pending messages of %s", chat, user).isPresent();
         return found.orElseThrow();

@@ -28,6 +28,14 @@ public abstract class ContractSuite {
     }
 
     @Nested
+    public class History extends ChatHistoryContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return ContractSuite.this.newStore(limits);
+        }
+    }
+
+    @Nested
     public class BatchAcknowledge extends ChatBatchAcknowledgeContract {
         @Override
         protected StoreFixture newStore(Limits limits) {

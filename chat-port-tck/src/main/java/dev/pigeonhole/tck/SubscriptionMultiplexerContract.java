@@ -29,20 +29,14 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,9 +53,6 @@ import static org.awaitility.Awaitility.await;
  * The store's channels are wrapped in {@link ObservedChannels}, which passes everything through
  * and notes what the multiplexer asks of the upstream connection, so that "one upstream
  * subscription" is checked where it matters rather than only in the multiplexer's own count.
- *
- * <p>One class past the usual length: every test uses the same observed upstream and receivers,
- * and together they are the multiplexer's specification.
  */
 @Timeout(60)
 public abstract class SubscriptionMultiplexerContract {
@@ -371,99 +362,5 @@ public abstract class SubscriptionMultiplexerContract {
 
     private static LiveEvent posted(Channel channel, long id, String body) {
         return new MessagePosted(channel.chat().orElseThrow(), new Message(id, T0.plusMillis(id), UserId.of("alice"), body));
-    }
-
-    /**
-     * The store's channels, passed through unchanged, noting what the multiplexer's one upstream
-     * connection is asked to do and what it delivers.
-     */
-    private static final class ObservedChannels implements Channels {
-
-        private final Channels real;
-        /** Every subscribe call per topic. */
-        private final Map<Topic, AtomicInteger> subscribeCalls = new ConcurrentHashMap<>();
-        /** Subscribes minus unsubscribes per topic: 1 while subscribed, 0 after, never anything else. */
-        private final Map<Topic, AtomicInteger> netSubscriptions = new ConcurrentHashMap<>();
-        private final Queue<String> violations = new ConcurrentLinkedQueue<>();
-        private final Queue<Channel> delivered = new ConcurrentLinkedQueue<>();
-        private final AtomicBoolean closed = new AtomicBoolean();
-
-        ObservedChannels(Channels real) {
-            this.real = real;
-        }
-
-        @Override
-        public void publish(Channel channel, LiveEvent event) {
-            real.publish(channel, event);
-        }
-
-        @Override
-        public Connection connect(Receiver receiver) {
-            Connection connection = real.connect(new Receiver() {
-                @Override
-                public void onEvent(Topic via, Channel channel, LiveEvent event) {
-                    delivered.add(channel);
-                    receiver.onEvent(via, channel, event);
-                }
-
-                @Override
-                public void onResubscribed() {
-                    receiver.onResubscribed();
-                }
-            });
-            return new Connection() {
-                @Override
-                public void subscribe(Topic topic) {
-                    connection.subscribe(topic);
-                    subscribeCalls.computeIfAbsent(topic, t -> new AtomicInteger()).incrementAndGet();
-                    if (netSubscriptions.computeIfAbsent(topic, t -> new AtomicInteger()).incrementAndGet() != 1) {
-                        violations.add("subscribed " + topic + " while subscribed");
-                    }
-                }
-
-                @Override
-                public void unsubscribe(Topic topic) {
-                    connection.unsubscribe(topic);
-                    if (netSubscriptions.computeIfAbsent(topic, t -> new AtomicInteger()).decrementAndGet() != 0) {
-                        violations.add("unsubscribed " + topic + " while not subscribed");
-                    }
-                }
-
-                @Override
-                public void close() {
-                    if (closed.compareAndSet(false, true)) {
-                        connection.close();
-                    }
-                }
-            };
-        }
-
-        int subscribeCalls(Topic topic) {
-            AtomicInteger calls = subscribeCalls.get(topic);
-            return calls == null ? 0 : calls.get();
-        }
-
-        /** The topics the connection is subscribed to now, going by the calls it received. */
-        Set<Topic> subscribedTopics() {
-            Set<Topic> now = ConcurrentHashMap.newKeySet();
-            netSubscriptions.forEach((topic, count) -> {
-                if (count.get() > 0) {
-                    now.add(topic);
-                }
-            });
-            return now;
-        }
-
-        List<String> violations() {
-            return List.copyOf(violations);
-        }
-
-        List<Channel> deliveredChannels() {
-            return List.copyOf(delivered);
-        }
-
-        boolean connectionClosed() {
-            return closed.get();
-        }
     }
 }

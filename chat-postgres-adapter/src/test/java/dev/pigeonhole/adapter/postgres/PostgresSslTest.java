@@ -10,6 +10,7 @@ import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.live.Topic;
 import dev.pigeonhole.domain.port.out.Channels;
+import dev.pigeonhole.tck.ChatHistoryContract;
 import dev.pigeonhole.tck.ChatMessagesContract;
 import dev.pigeonhole.tck.StoreFixture;
 import dev.pigeonhole.testsupport.postgres.LocalPostgres;
@@ -150,6 +151,14 @@ class PostgresSslTest {
     /** The same contracts every store passes, each test's store over {@code verify-full}. */
     @Nested
     class Messages extends ChatMessagesContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return PostgresStoreFixture.open(server.server(), verifyFull(server.certificates().authority()), limits);
+        }
+    }
+
+    @Nested
+    class History extends ChatHistoryContract {
         @Override
         protected StoreFixture newStore(Limits limits) {
             return PostgresStoreFixture.open(server.server(), verifyFull(server.certificates().authority()), limits);

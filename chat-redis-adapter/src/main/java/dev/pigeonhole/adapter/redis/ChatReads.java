@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * The Java side of the chat scripts that change nothing ({@code read()}, {@code pending()},
- * {@code view()} in {@code lua/chat.lua}, and who is in a chat): as {@link ChatScripts} does for
+ * {@code view()} in {@code lua/chat_operations.lua}, and who is in a chat): as {@link ChatScripts} does for
  * the scripts that change a chat, one record per script, laying out its keys and arguments once
  * and decoding its answer once. Apart from those because these write nothing, so one script
  * serves both key layouts and none of them has a book twin.
@@ -52,7 +52,7 @@ final class ChatReads {
             return view(reply);
         }
 
-        /** A read's answer as read() and pending() in chat.lua give it. */
+        /** A read's answer as read() and pending() in chat_operations.lua give it. */
         static Answer view(Reply reply) {
             if (!reply.is("READ")) {
                 return new ChatScripts.Refused(reply.refusal());
@@ -68,7 +68,7 @@ final class ChatReads {
     }
 
     /**
-     * chats_pending.lua: pending() in chat.lua, what the member has not read, in each chat in one
+     * chats_pending.lua: pending() in chat_operations.lua, what the member has not read, in each chat in one
      * script. Answers each chat's answer as a {@link Read} gives it, in the order of {@link #chats}.
      */
     record Pending(UserId member, List<ChatId> chats, int limit) implements ChatScripts.ChatScript<List<Read.Answer>> {

@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * What a chat function refused: each of the aggregate's refusals as chat.lua's {@code refuse()}
+ * What a chat function refused: each of the aggregate's refusals as common.lua's {@code refuse()}
  * answers it, carrying what {@link Chat} puts into its exception. Decoded once from the reply
  * ({@link #of}), worded once as the domain's exception ({@link #exception}): the one place a
  * function's refusal meets the domain's.

@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.SortedMap;
 
 /**
- * The Java side of the chat scripts ({@code lua/chat.lua} and the scripts that call it): one
+ * The Java side of the chat scripts ({@code lua/chat.lua} and the files after it): one
  * record per script, which lays out the script's keys and arguments exactly once and decodes its
  * answer exactly once, into records of its own and a {@link ChatRefusal}. {@link RedisChats}
  * switches over those records, so no reply is read by position past this class, and an answer
@@ -84,7 +84,7 @@ final class ChatScripts {
     }
 
     /**
-     * What a send or an open posts, as {@code posting_arguments()} in chat.lua reads it.
+     * What a send or an open posts, as {@code posting_arguments()} in chat_functions.lua reads it.
      *
      * @param tail       the message's JSON after its id, which only the script knows
      * @param keyField   the sender and its idempotency key, or empty for a send without one
@@ -160,7 +160,7 @@ final class ChatScripts {
             };
         }
 
-        /** A remembered send as chat.lua's remember() stores it: "id:time:digest". */
+        /** A remembered send as chat_messages.lua's remember() stores it: "id:time:digest". */
         private static RememberedSend remembered(String stored) {
             String[] parts = stored.split(":", 3);
             return new RememberedSend(Long.parseLong(parts[0]), Instant.ofEpochMilli(Long.parseLong(parts[1])),
@@ -234,7 +234,7 @@ final class ChatScripts {
             return joined(reply);
         }
 
-        /** How bring_in() in chat.lua answers, after a join's checks or an accept's. */
+        /** How bring_in() in chat_operations.lua answers, after a join's checks or an accept's. */
         static Answer joined(Reply reply) {
             return switch (reply.status()) {
                 case "JOINED" -> new Joined(true, reply.number(0));
@@ -282,7 +282,7 @@ final class ChatScripts {
             return ChatScripts.call(layout, LEAVE, chat, List.of(member), List.of(chat.value(), member.value()));
         }
 
-        /** A refusal has the stale generation last (out_already() in chat.lua). */
+        /** A refusal has the stale generation last (out_already() in chat_functions.lua). */
         @Override
         public Answer answer(Reply reply) {
             if (reply.is("LEFT")) {

@@ -38,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Group chats on Redis: the domain's {@link Chat} aggregate, run as one Lua script per operation
- * ({@code lua/chat.lua} transliterates it step by step), so each operation is atomic and, on a
+ * ({@code lua/chat.lua} and the two files after it transliterate it step by step), so each operation is atomic and, on a
  * cluster, runs on the one node that holds the chat. This class only builds each script's call and
  * turns its answer, decoded once by {@link ChatScripts}, into the domain's outcome; a refusal is
  * worded by {@link ChatRefusal}, the one place where the scripts' refusals meet the domain's.

@@ -2,6 +2,7 @@ package dev.pigeonhole.adapter.redis;
 
 import dev.pigeonhole.domain.model.StoreUnavailableException;
 import dev.pigeonhole.domain.model.limits.Limits;
+import dev.pigeonhole.tck.ChatHistoryContract;
 import dev.pigeonhole.tck.ChatMessagesContract;
 import dev.pigeonhole.tck.StoreFixture;
 import dev.pigeonhole.testsupport.redis.RedisNode;
@@ -26,7 +27,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Every client against a Redis that admits only signed-in users, as whom the README's ACL line
- * creates: the driver contract and the messages contract pass with exactly those permissions, and
+ * creates: the driver contract and the messages and history contracts pass with exactly those permissions, and
  * a wrong password, an unknown user, no password and a missing permission each make a call
  * {@link StoreUnavailableException} saying which, without the password. One Redis per subclass
  * ({@link #secured()}), a single node or a cluster, serves every client.
@@ -138,6 +139,14 @@ abstract class SecuredRedisContracts {
     }
 
     @Nested
+    class JedisHistory extends ChatHistoryContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return store(RedisClientKind.JEDIS, limits);
+        }
+    }
+
+    @Nested
     class LettuceDriver extends SecuredDriverContract {
         @Override
         protected RedisDriver newDriver(RedisSettings settings) {
@@ -147,6 +156,14 @@ abstract class SecuredRedisContracts {
 
     @Nested
     class LettuceMessages extends ChatMessagesContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return store(RedisClientKind.LETTUCE, limits);
+        }
+    }
+
+    @Nested
+    class LettuceHistory extends ChatHistoryContract {
         @Override
         protected StoreFixture newStore(Limits limits) {
             return store(RedisClientKind.LETTUCE, limits);
@@ -170,6 +187,14 @@ abstract class SecuredRedisContracts {
     }
 
     @Nested
+    class RedissonHistory extends ChatHistoryContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return store(RedisClientKind.REDISSON, limits);
+        }
+    }
+
+    @Nested
     class GlideDriver extends SecuredDriverContract {
         @Override
         protected RedisDriver newDriver(RedisSettings settings) {
@@ -179,6 +204,14 @@ abstract class SecuredRedisContracts {
 
     @Nested
     class GlideMessages extends ChatMessagesContract {
+        @Override
+        protected StoreFixture newStore(Limits limits) {
+            return store(RedisClientKind.GLIDE, limits);
+        }
+    }
+
+    @Nested
+    class GlideHistory extends ChatHistoryContract {
         @Override
         protected StoreFixture newStore(Limits limits) {
             return store(RedisClientKind.GLIDE, limits);

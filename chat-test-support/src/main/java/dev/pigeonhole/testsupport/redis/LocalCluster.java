@@ -65,15 +65,15 @@ final class LocalCluster {
         for (int i = 0; i < servers.size(); i++) {
             URI node = uri(servers.get(i), tls);
             // Distinct epochs up front spare the nodes a round of epoch-collision resolution.
-            RedisTarget.call(node, tls, "CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
+            TargetNodes.call(node, tls, "CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
             long first = (long) SLOTS * i / servers.size();
             long last = (long) SLOTS * (i + 1) / servers.size() - 1;
-            RedisTarget.call(node, tls, "CLUSTER", "ADDSLOTSRANGE", Long.toString(first), Long.toString(last));
+            TargetNodes.call(node, tls, "CLUSTER", "ADDSLOTSRANGE", Long.toString(first), Long.toString(last));
         }
         // Every pair meets directly, so no node waits for gossip to learn of another.
         for (int i = 0; i < servers.size(); i++) {
             for (ServerProcess other : servers.subList(i + 1, servers.size())) {
-                RedisTarget.call(uri(servers.get(i), tls), tls, "CLUSTER", "MEET", "127.0.0.1", Integer.toString(other.port()));
+                TargetNodes.call(uri(servers.get(i), tls), tls, "CLUSTER", "MEET", "127.0.0.1", Integer.toString(other.port()));
             }
         }
         awaitAgreement(servers, tls);
@@ -99,15 +99,15 @@ final class LocalCluster {
         List<String> views = new ArrayList<>();
         boolean allOk = true;
         for (ServerProcess server : servers) {
-            String info = (String) RedisTarget.call(uri(server, tls), tls, "CLUSTER", "INFO");
+            String info = (String) TargetNodes.call(uri(server, tls), tls, "CLUSTER", "INFO");
             boolean ok = info.contains("cluster_state:ok")
                     && info.contains("cluster_known_nodes:" + servers.size())
                     && info.contains("cluster_slots_ok:" + SLOTS);
-            String nodes = (String) RedisTarget.call(uri(server, tls), tls, "CLUSTER", "NODES");
+            String nodes = (String) TargetNodes.call(uri(server, tls), tls, "CLUSTER", "NODES");
             boolean settled = nodes.lines().allMatch(line -> line.contains(" connected")
                     && !line.contains("handshake") && !line.contains("fail"));
             allOk &= ok && settled;
-            views.add(slotMap(RedisTarget.call(uri(server, tls), tls, "CLUSTER", "SLOTS")));
+            views.add(slotMap(TargetNodes.call(uri(server, tls), tls, "CLUSTER", "SLOTS")));
         }
         lastView.set(String.join(" | ", views));
         return allOk && views.stream().distinct().count() == 1 && views.getFirst().split(";").length == servers.size();

@@ -2,8 +2,6 @@ package dev.pigeonhole.testsupport.redis;
 
 import java.net.URI;
 import javax.net.ssl.SSLSocketFactory;
-import java.net.URISyntaxException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -14,14 +12,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Function;
 
 /**
  * A Redis that tests may use, one node or a cluster: where it is ({@link #address()}, which each
  * module turns into its own client's settings), and administrative helpers that look at or
  * disturb the server from outside the code under test. Each helper call opens a short-lived
  * connection of its own (named {@value #ADMIN_CLIENT_NAME}), so the helpers are thread-safe and
- * never count among a test's connections.
+ * never count among a test's connections; how the nodes are found and reached is
+ * {@link TargetNodes}.
  *
  * <p>Tests share a server: they keep their data apart with {@link #newPrefix()} and their
  * connections with {@link #newClientName()}, and never flush anything.
@@ -31,47 +29,26 @@ public final class RedisTarget {
     /** The client name of the helpers' own connections. */
     public static final String ADMIN_CLIENT_NAME = "ph-fixture-admin";
 
-    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(5);
-
     private final String description;
     private final boolean cluster;
     private final String address;
-    private final List<URI> masters;
-    private final List<URI> nodes;
+    private final TargetNodes nodes;
 
-    /** How a {@code rediss://} node is reached; null for the JDK's defaults. */
-    private final SSLSocketFactory tls;
-
-    private RedisTarget(String description, boolean cluster, String address, List<URI> masters, List<URI> nodes) {
-        this(description, cluster, address, masters, nodes, null);
-    }
-
-    private RedisTarget(String description, boolean cluster, String address, List<URI> masters, List<URI> nodes,
-                        SSLSocketFactory tls) {
-        this.tls = tls;
+    private RedisTarget(String description, boolean cluster, String address, TargetNodes nodes) {
         this.description = description;
         this.cluster = cluster;
         this.address = address;
-        this.masters = List.copyOf(masters);
-        this.nodes = List.copyOf(nodes);
+        this.nodes = nodes;
     }
 
     /** One node at {@code redis://[[user]:password@]host[:port][/db]}. */
     static RedisTarget single(String description, String url) {
-        URI uri = URI.create(url);
-        if (uri.getHost() == null || !List.of("redis", "rediss").contains(uri.getScheme())) {
-            throw new IllegalArgumentException(description + " is not a Redis URL, redis://host:port");
-        }
-        if (uri.getPort() == -1) {
-            uri = withPort(uri, 6379);
-        }
-        return new RedisTarget(description, false, url, List.of(uri), List.of(uri));
+        return single(description, url, null);
     }
 
     /** One node at a {@code rediss://} URL, reached through {@code tls}. */
     static RedisTarget single(String description, String url, SSLSocketFactory tls) {
-        RedisTarget plain = single(description, url);
-        return new RedisTarget(description, false, url, plain.masters, plain.nodes, tls);
+        return new RedisTarget(description, false, url, TargetNodes.single(description, url, tls));
     }
 
     /**
@@ -92,42 +69,7 @@ public final class RedisTarget {
 
     /** As {@link #cluster(String, String, String)}, every node reached over TLS through {@code tls} when not null. */
     static RedisTarget cluster(String description, String seeds, String userInfo, SSLSocketFactory tls) {
-        RuntimeException last = null;
-        for (String seed : seeds.split(",")) {
-            if (seed.isBlank()) {
-                continue;
-            }
-            try {
-                String clusterNodes = (String) call(signedIn(RedisNode.parse(seed.strip()).uri(tls != null), userInfo), tls,
-                        "CLUSTER", "NODES");
-                List<URI> masters = new ArrayList<>();
-                List<URI> all = new ArrayList<>();
-                for (String line : clusterNodes.lines().toList()) {
-                    String[] fields = line.split(" ");
-                    if (fields.length < 3) {
-                        continue;
-                    }
-                    String address = fields[1].split("[@,]")[0];
-                    Set<String> flags = Set.of(fields[2].split(","));
-                    if (address.startsWith(":") || flags.contains("fail") || flags.contains("noaddr")
-                            || flags.contains("handshake")) {
-                        continue;
-                    }
-                    URI uri = signedIn(RedisNode.parse(address).uri(tls != null), userInfo);
-                    all.add(uri);
-                    if (flags.contains("master")) {
-                        masters.add(uri);
-                    }
-                }
-                if (masters.isEmpty()) {
-                    throw new IllegalStateException("CLUSTER NODES on " + seed + " lists no master:\n" + clusterNodes);
-                }
-                return new RedisTarget(description, true, seeds, masters, all, tls);
-            } catch (RuntimeException e) {
-                last = e;
-            }
-        }
-        throw new IllegalStateException("no seed of " + seeds + " answered CLUSTER NODES", last);
+        return new RedisTarget(description, true, seeds, TargetNodes.cluster(seeds, userInfo, tls));
     }
 
     public boolean isCluster() {
@@ -154,12 +96,12 @@ public final class RedisTarget {
 
     /** Every master (the one node, on a single server). */
     public List<RedisNode> masters() {
-        return masters.stream().map(RedisTarget::node).toList();
+        return nodes.masters.stream().map(TargetNodes::node).toList();
     }
 
     /** Every node, replicas included. */
     public List<RedisNode> nodes() {
-        return nodes.stream().map(RedisTarget::node).toList();
+        return nodes.all.stream().map(TargetNodes::node).toList();
     }
 
     /**
@@ -193,8 +135,8 @@ public final class RedisTarget {
     public Map<RedisNode, Set<String>> keysWithPrefixByMaster(String prefix) {
         String pattern = globEscape(prefix) + "*";
         Map<RedisNode, Set<String>> byMaster = new LinkedHashMap<>();
-        for (URI master : masters) {
-            byMaster.put(node(master), withConnection(master, redis -> {
+        for (URI master : nodes.masters) {
+            byMaster.put(TargetNodes.node(master), nodes.withConnection(master, redis -> {
                 Set<String> keys = new LinkedHashSet<>();
                 String cursor = "0";
                 do {
@@ -216,8 +158,8 @@ public final class RedisTarget {
     public int killConnections(String clientName, String type) {
         Objects.requireNonNull(clientName, "clientName");
         int killed = 0;
-        for (URI node : nodes) {
-            killed += withConnection(node, redis -> {
+        for (URI node : nodes.all) {
+            killed += nodes.withConnection(node, redis -> {
                 int count = 0;
                 for (Map<String, String> client : clientList(redis, type)) {
                     if (clientName.equals(client.get("name")) && client.containsKey("id")) {
@@ -233,8 +175,8 @@ public final class RedisTarget {
     /** How many connections named {@code clientName} are open, over every node, per {@code CLIENT LIST}. */
     public int connectionCount(String clientName, String type) {
         int count = 0;
-        for (URI node : nodes) {
-            count += withConnection(node, redis -> (int) clientList(redis, type).stream()
+        for (URI node : nodes.all) {
+            count += nodes.withConnection(node, redis -> (int) clientList(redis, type).stream()
                     .filter(client -> clientName.equals(client.get("name")))
                     .count());
         }
@@ -248,8 +190,8 @@ public final class RedisTarget {
      */
     public List<Map<String, String>> clients(String clientName) {
         List<Map<String, String>> clients = new ArrayList<>();
-        for (URI node : nodes) {
-            withConnection(node, redis -> clientList(redis, null)).stream()
+        for (URI node : nodes.all) {
+            nodes.withConnection(node, redis -> clientList(redis, null)).stream()
                     .filter(client -> clientName.equals(client.get("name")))
                     .forEach(clients::add);
         }
@@ -264,8 +206,8 @@ public final class RedisTarget {
     public long commandCalls(String command) {
         String prefix = "cmdstat_" + command.toLowerCase(Locale.ROOT) + ":";
         long total = 0;
-        for (URI master : masters) {
-            String stats = (String) on(master, "INFO", "commandstats");
+        for (URI master : nodes.masters) {
+            String stats = (String) nodes.on(master, "INFO", "commandstats");
             total += stats.lines()
                     .filter(line -> line.startsWith(prefix))
                     .mapToLong(line -> statField(line.substring(prefix.length()), "calls"))
@@ -276,7 +218,7 @@ public final class RedisTarget {
 
     /** {@code CONFIG RESETSTAT} on every master. */
     public void resetStats() {
-        masters.forEach(master -> on(master, "CONFIG", "RESETSTAT"));
+        nodes.masters.forEach(master -> nodes.on(master, "CONFIG", "RESETSTAT"));
     }
 
     /**
@@ -284,7 +226,7 @@ public final class RedisTarget {
      * the next call of any function meets "function not found". Replicas follow their masters.
      */
     public void functionFlush() {
-        masters.forEach(master -> on(master, "FUNCTION", "FLUSH", "SYNC"));
+        nodes.masters.forEach(master -> nodes.on(master, "FUNCTION", "FLUSH", "SYNC"));
     }
 
     /**
@@ -292,7 +234,7 @@ public final class RedisTarget {
      * reply as text: lists are rendered by {@link List#toString()}, nil is {@code null}.
      */
     public String admin(String... command) {
-        Object reply = on(masters.getFirst(), command);
+        Object reply = nodes.on(nodes.masters.getFirst(), command);
         return reply == null ? null : reply.toString();
     }
 
@@ -308,39 +250,17 @@ public final class RedisTarget {
      * {@link IllegalStateException}.
      */
     public Object command(RedisNode node, String... command) {
-        return on(uriFor(node), command);
+        return nodes.on(nodes.uriFor(node), command);
     }
 
     /** Runs one command on every master, in {@link #masters()} order. */
     public List<Object> commandOnMasters(String... command) {
-        return masters.stream().map(master -> on(master, command)).toList();
+        return nodes.masters.stream().map(master -> nodes.on(master, command)).toList();
     }
 
     @Override
     public String toString() {
         return "RedisTarget[" + description + ", masters " + masters() + "]";
-    }
-
-    static Object call(URI node, String... command) {
-        return call(node, null, command);
-    }
-
-    /** One command on {@code node}, a {@code rediss://} one through {@code tls}. */
-    static Object call(URI node, SSLSocketFactory tls, String... command) {
-        try (RespConnection redis = RespConnection.open(node, ADMIN_TIMEOUT, ADMIN_CLIENT_NAME, tls)) {
-            return redis.call(command);
-        }
-    }
-
-    /** One command on {@code node}, as this target reaches it. */
-    private Object on(URI node, String... command) {
-        return withConnection(node, redis -> redis.call(command));
-    }
-
-    private <T> T withConnection(URI node, Function<RespConnection, T> work) {
-        try (RespConnection redis = RespConnection.open(node, ADMIN_TIMEOUT, ADMIN_CLIENT_NAME, tls)) {
-            return work.apply(redis);
-        }
     }
 
     private static List<Map<String, String>> clientList(RespConnection redis, String type) {
@@ -384,27 +304,5 @@ public final class RedisTarget {
         byte[] bytes = new byte[(digits + 1) / 2];
         ThreadLocalRandom.current().nextBytes(bytes);
         return HexFormat.of().formatHex(bytes).substring(0, digits);
-    }
-
-    /** The URI this target knows for the node (with its credentials), or a plain one. */
-    private URI uriFor(RedisNode node) {
-        return nodes.stream().filter(uri -> node(uri).equals(node)).findFirst().orElseGet(node::uri);
-    }
-
-    private static RedisNode node(URI uri) {
-        return new RedisNode(uri.getHost(), uri.getPort());
-    }
-
-    private static URI signedIn(URI uri, String userInfo) {
-        return userInfo == null ? uri : URI.create(uri.getScheme() + "://" + userInfo + "@" + uri.getHost() + ":" + uri.getPort());
-    }
-
-    private static URI withPort(URI uri, int port) {
-        try {
-            return new URI(uri.getScheme(), uri.getUserInfo(), uri.getHost(), port, uri.getPath(), uri.getQuery(),
-                    uri.getFragment());
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("not a Redis URL: " + uri, e);
-        }
     }
 }

@@ -10,7 +10,6 @@ import dev.pigeonhole.domain.model.UnknownChatException;
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimit;
-import dev.pigeonhole.domain.model.limits.RateLimits;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,10 +24,10 @@ import java.util.function.Function;
 
 /**
  * One group chat: the aggregate in which every rule of Redis in Action 6.5.2, with its races
- * fixed, is written once. It holds the members and their cursors, the range of ids handed out and
- * the window still held, the sends remembered under idempotency keys, each member's send bucket,
- * and the limits; it holds no
- * message text, which its store keeps in a {@link MessageLog} beside it.
+ * fixed, is written once. It holds the members and their cursors ({@link Members}), the ids
+ * handed out and the window still held ({@link MessageIds}), the sends remembered under
+ * idempotency keys ({@link KeyedSends}), each member's send bucket ({@link SendBuckets}), and the
+ * limits; it holds no message text, which its store keeps in a {@link MessageLog} beside it.
  *
  * <p>Each operation checks what it must in a fixed order, changes the chat, and answers with its
  * outcome and the events to announce ({@link ChatChange}). A store applies it under whatever makes
@@ -41,20 +40,16 @@ import java.util.function.Function;
  * chat only a member brings someone, and to anyone else it does not exist. Whoever comes in later than the opening reads only what is
  * sent after it came in (its join point), so adding someone never hands it the history.
  *
- * <p>A member's cursor is the highest id it has acknowledged. Ids run 1, 2, 3… with no gaps, so
- * what a member has not read is everything above its cursor, and what every member has read is
- * everything up to the lowest cursor: that much may be dropped, and so may whatever is older than
- * the retention limit allows. What is held is therefore always one run of ids,
- * {@link HistoryWindow}.
+ * <p>A member's cursor is the highest id it has acknowledged. What every member has read, and
+ * whatever is older than the retention limit allows, may be dropped; what is held is therefore
+ * always one run of ids ({@link MessageIds}).
  *
  * <p>Times are to the millisecond, as every store keeps them ({@link MillisecondClock}).
  *
  * <p>Not thread-safe: a store runs one operation on a chat at a time.
  *
- * <p>It stays one file although it is long: each operation and the steps it checks, in their
- * order, are what {@code chat.lua} transliterates side by side, and what the differential
- * contract holds every store to; its parts that have a life of their own are classes already
- * ({@link Members}, {@link KeyedSends}, {@link SendBuckets}, {@link HistoryWindow}).
+ * <p>Each operation and the steps it checks, in their order, are here, as {@code chat.lua}
+ * transliterates them; a step that concerns one part alone is that part's, under the same name.
  */
 public final class Chat {
 
@@ -63,10 +58,8 @@ public final class Chat {
     private final Members members = new Members();
     private final KeyedSends keyedSends = new KeyedSends();
     private final SendBuckets sendBuckets = new SendBuckets();
+    private final MessageIds ids = new MessageIds();
     private Access access = Access.PRIVATE;
-    private long lastId;
-    /** The oldest id still held; when nothing is held, lastId + 1, the id the next message gets. */
-    private long firstAvailableId = 1;
     private boolean opened;
     private boolean deleted;
 
@@ -92,8 +85,7 @@ public final class Chat {
         chat.opened = true;
         chat.deleted = kept.deleted();
         chat.access = kept.access();
-        chat.lastId = kept.lastId();
-        chat.firstAvailableId = kept.firstAvailableId();
+        chat.ids.restore(kept.lastId(), kept.firstAvailableId());
         kept.members().forEach(chat.members::restore);
         kept.keyedSends().forEach(chat.keyedSends::restore);
         kept.sendBuckets().forEach(chat.sendBuckets::refillAt);
@@ -102,7 +94,7 @@ public final class Chat {
 
     /** Everything this chat holds, as values, for a store that writes back only what changed. */
     public ChatSnapshot snapshot() {
-        return new ChatSnapshot(id, access, lastId, firstAvailableId, deleted, members.snapshot(),
+        return new ChatSnapshot(id, access, ids.last(), ids.firstAvailable(), deleted, members.snapshot(),
                 keyedSends.snapshot(), sendBuckets.snapshot());
     }
 
@@ -151,10 +143,10 @@ public final class Chat {
                 return earlier.get().replay(id, key.get(), sender, body);
             }
         }
-        takeSendToken(sender, rate, at);
-        Message message = new Message(nextId(), at, sender, body);
-        moveSenderCursor(sender, cursor, message.id());
-        trimRetained();
+        sendBuckets.takeSendToken(sender, rate, at);
+        Message message = new Message(ids.next(), at, sender, body);
+        members.moveSenderCursor(sender, cursor, message.id());
+        ids.trimRetained(limits.maxRetained());
         key.ifPresent(sentUnder -> keyedSends.remember(sender, sentUnder, RememberedSend.of(message),
                 limits.maxRetained()));
         return new Sent(id, message, false);
@@ -215,7 +207,7 @@ public final class Chat {
      */
     public Joined join(UserId by, UserId user) {
         checkMayBringIn(by, user);
-        return bringIn(user, lastId);
+        return bringIn(user, ids.last());
     }
 
     /**
@@ -231,7 +223,7 @@ public final class Chat {
      */
     public Joined accept(UserId inviter, UserId user, long joinPoint) {
         checkMember(inviter);
-        return bringIn(user, Math.min(joinPoint, lastId));
+        return bringIn(user, Math.min(joinPoint, ids.last()));
     }
 
     /**
@@ -272,7 +264,7 @@ public final class Chat {
     /** The chat as the member sees it in its chat list. */
     public ChatSummary summaryFor(UserId member) {
         long cursor = checkMember(member);
-        return new ChatSummary(id, members.all(), access, cursor, lastId);
+        return new ChatSummary(id, members.all(), access, cursor, ids.last());
     }
 
     /**
@@ -292,7 +284,7 @@ public final class Chat {
 
     /** The ids handed out and the ones still held: a store drops every message below the window. */
     public HistoryWindow history() {
-        return new HistoryWindow(firstAvailableId, lastId);
+        return ids.window();
     }
 
     /** The history as the member may read it: nothing at or below its join point. */
@@ -378,7 +370,7 @@ public final class Chat {
      */
     private Acknowledgement checkAcknowledge(UserId member, long upTo) {
         long cursor = checkMember(member);
-        checkUpTo(upTo);
+        ids.checkUpTo(id, upTo);
         return new Acknowledgement(this, member, cursor, upTo);
     }
 
@@ -396,43 +388,8 @@ public final class Chat {
         }
     }
 
-    private void checkUpTo(long upTo) {
-        if (upTo > lastId) {
-            throw beyondLastId(id, upTo, lastId);
-        }
-    }
-
-    /** RateLimit.take on the sender's bucket in this chat; no limit keeps no bucket. */
-    private void takeSendToken(UserId sender, RateLimit rate, Instant at) {
-        if (rate.isNone()) {
-            return;
-        }
-        long now = at.toEpochMilli();
-        sendBuckets.forgetFull(now);
-        RateLimit.Take take = rate.take(sendBuckets.fullAt(sender), now);
-        if (!take.admitted()) {
-            throw rate.refusal(RateLimits.Write.SEND, take.retryAfter());
-        }
-        sendBuckets.refillAt(sender, take.fullAtMillis());
-    }
-
-    private long nextId() {
-        return ++lastId;
-    }
-
-    private void moveSenderCursor(UserId sender, long cursor, long id) {
-        if (cursor == id - 1) {
-            members.moveCursor(sender, id);
-        }
-    }
-
-    /** Keeps at most the retention limit: the oldest messages go, read or not. */
-    private void trimRetained() {
-        firstAvailableId = Math.max(firstAvailableId, lastId - limits.maxRetained() + 1);
-    }
-
     /** Drops what every member has acknowledged: the lowest cursor bounds it. */
     private void trimAcknowledged() {
-        firstAvailableId = Math.max(firstAvailableId, members.lowestCursor() + 1);
+        ids.trimAcknowledged(members.lowestCursor());
     }
 }

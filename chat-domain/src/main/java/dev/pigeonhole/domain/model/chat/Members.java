@@ -64,6 +64,16 @@ final class Members {
         membersAtCursor.merge(cursor, 1, Integer::sum);
     }
 
+    /**
+     * Moves the sender's cursor to its own message {@code id} only if the sender had seen
+     * everything before it, so its own message is never unread and nothing from others is skipped.
+     */
+    void moveSenderCursor(UserId sender, long cursor, long id) {
+        if (cursor == id - 1) {
+            moveCursor(sender, id);
+        }
+    }
+
     void remove(UserId member) {
         all = null;
         Long previous = cursorByMember.remove(member);

@@ -2,7 +2,9 @@ package dev.pigeonhole.domain.model.chat;
 
 import dev.pigeonhole.domain.model.UserId;
 import dev.pigeonhole.domain.model.limits.RateLimit;
+import dev.pigeonhole.domain.model.limits.RateLimits;
 
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,6 +22,25 @@ final class SendBuckets {
 
     private final Map<UserId, Long> fullAtBySender = new HashMap<>();
     private final TreeMap<Long, TreeSet<UserId>> sendersByFullAt = new TreeMap<>();
+
+    /**
+     * {@link RateLimit#take} on the sender's bucket, at the send's own time, after forgetting the
+     * buckets full by then; no limit keeps no bucket.
+     *
+     * @throws dev.pigeonhole.domain.model.RateLimitedException if the bucket is empty; nothing changed
+     */
+    void takeSendToken(UserId sender, RateLimit rate, Instant at) {
+        if (rate.isNone()) {
+            return;
+        }
+        long now = at.toEpochMilli();
+        forgetFull(now);
+        RateLimit.Take take = rate.take(fullAt(sender), now);
+        if (!take.admitted()) {
+            throw rate.refusal(RateLimits.Write.SEND, take.retryAfter());
+        }
+        refillAt(sender, take.fullAtMillis());
+    }
 
     /** When the sender's bucket is full again; 0 for one the chat does not hold, which is full. */
     long fullAt(UserId sender) {

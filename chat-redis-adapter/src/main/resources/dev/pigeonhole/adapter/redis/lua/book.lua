@@ -1,7 +1,7 @@
 -- What the book key layout adds to the chat functions, kept out of their main line: the book_*
--- twins of the functions that change a chat. FunctionLibrary puts this file after chat.lua and
--- chat_functions.lua, in the same block. Each twin takes the chat's nine keys, then the book's
--- lock:chat:<chat>, then the seen:<user> of each user the operation is about. seen:<user> is the
+-- twins of the functions that change a chat. FunctionLibrary puts this file after the chat's
+-- other files (chat.lua to chat_functions.lua), in the same block. Each twin takes the chat's
+-- nine keys, then the book's lock:chat:<chat>, then the seen:<user> of each user the operation is about. seen:<user> is the
 -- book's index of the user's chats, kept here in the chat's own step: it needs no second step,
 -- so no membership generation either.
 --
@@ -30,7 +30,7 @@ local function mirror_cursors(keys, chat_id, users)
   end
 end
 
--- Runs step(...) of chat.lua on the twin's chat, then mirrors the cursors of users.
+-- Runs step(...), an operation of chat_operations.lua, on the twin's chat, then mirrors the cursors of users.
 local function mirrored(keys, chat_id, users, step, ...)
   local reply = step(...)
   mirror_cursors(keys, chat_id, users)

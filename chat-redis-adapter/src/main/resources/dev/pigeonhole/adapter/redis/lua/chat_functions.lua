@@ -1,6 +1,6 @@
--- What Redis calls of chat.lua: each function's keys and arguments, as ChatScripts.java writes
--- them, and its registration. FunctionLibrary puts this file right after chat.lua, in the same
--- block, so both see the same steps.
+-- What Redis calls of the Chat aggregate: each function's keys and arguments, as ChatScripts.java
+-- writes them, and its registration. FunctionLibrary puts this file right after chat.lua,
+-- chat_messages.lua and chat_operations.lua, in the same block, so all of them see the same steps.
 
 -- ------------------------------------------------------------------ the functions' arguments
 -- As ChatScripts.java writes them. args[1] is always the chat's id.

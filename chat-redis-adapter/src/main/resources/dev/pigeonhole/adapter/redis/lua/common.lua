@@ -1,6 +1,6 @@
 -- What every chapter of the library shares. FunctionLibrary puts this first, after the header it
 -- writes itself: the #!lua line that names the library and `local VERSION = <n>`, the version a
--- server checks before it calls anything (PigeonholeLibrary.VERSION).
+-- server checks before it calls anything (Functions.VERSION).
 --
 -- Replies are always tables whose first element is a word naming the answer, so both clients
 -- decode them the same way and Java maps each word to one outcome.
