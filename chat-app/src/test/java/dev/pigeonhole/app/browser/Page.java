@@ -1,5 +1,9 @@
 package dev.pigeonhole.app.browser;
 
+import com.deque.html.axecore.results.CheckedNode;
+import com.deque.html.axecore.results.Results;
+import com.deque.html.axecore.results.Rule;
+import com.deque.html.axecore.selenium.AxeBuilder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
@@ -15,12 +19,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What every browser test does with the page, in one place: find its parts by their test ids,
- * sign in, wait for what it shows, read the open chat's messages and the connection's state.
+ * sign in, wait for what it shows, read the open chat's messages and the connection's state, and
+ * ask axe-core what it finds wrong with the page as it stands.
  */
 final class Page {
 
     /** How long the page has to show what a test waits for, unless the test says otherwise. */
     static final Duration PATIENCE = Duration.ofSeconds(15);
+
+    /** What the page is held to: WCAG 2 at levels A and AA, and axe-core's best practices. */
+    private static final List<String> ACCESSIBILITY_TAGS = List.of("wcag2a", "wcag2aa", "best-practice");
 
     private Page() {
     }
@@ -73,5 +81,24 @@ final class Page {
     /** What the page says of its live connection: {@code live}, {@code polling}, {@code offline}… */
     static String connection(ChromeDriver browser) {
         return browser.findElement(testId("connection-state")).getDomAttribute("data-state");
+    }
+
+    /**
+     * What axe-core finds wrong with the page as it is on screen now, one line per rule broken:
+     * its id, how much it matters, and the elements that break it, so that a failing assertion
+     * says what to fix and where. Hidden parts of the page are not checked, so a test shows each
+     * view before it asks.
+     */
+    static List<String> accessibilityViolations(ChromeDriver browser) {
+        Results results = new AxeBuilder().withTags(ACCESSIBILITY_TAGS).analyze(browser);
+        if (results.isErrored()) {
+            throw new IllegalStateException("axe-core did not finish: " + results.getErrorMessage());
+        }
+        return results.getViolations().stream().map(Page::describe).toList();
+    }
+
+    private static String describe(Rule rule) {
+        List<Object> targets = rule.getNodes().stream().map(CheckedNode::getTarget).toList();
+        return rule.getId() + " (" + rule.getImpact() + ", " + targets.size() + "×): " + rule.getHelp() + " at " + targets;
     }
 }

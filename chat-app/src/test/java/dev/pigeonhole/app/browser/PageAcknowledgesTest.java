@@ -178,7 +178,7 @@ class PageAcknowledgesTest {
                     const state = new ChatState('reader-' + Math.random().toString(36).slice(2));
                     state.setChats([{ chatId: 'c', members: ['alice'], open: false, cursor, lastId: 9 }]);
                     if (firstAvailable) state.noteFirstAvailable('c', firstAvailable);
-                    state.addMessages('c', held.map(message));
+                    state.history.add('c', held.map(message));
                     const answer = { upTo: state.needsAck('c'), hole: state.hasHole('c') };
                     state.close();
                     return answer;

@@ -28,7 +28,7 @@ class SecurityHeadersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"/", "/index.html", "/app.js", "/state.js", "/sync.js", "/style.css", "/favicon.svg"})
+    @ValueSource(strings = {"/", "/index.html", "/app.js", "/state.js", "/history.js", "/sync.js", "/dom.js", "/style.css", "/favicon.svg"})
     void the_page_and_its_files_carry_the_content_security_policy_nosniff_and_no_referrer(String path) {
         ApiClient.Response answer = api.client.get(path, null);
 

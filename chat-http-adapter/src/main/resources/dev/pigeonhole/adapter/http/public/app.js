@@ -1,8 +1,8 @@
 // The page's entry: each control wired to the flow it starts, and a session this tab already
 // had picked up again. The flows live in modules of their own: session.js (sign-in and out),
 // sync.js (keeping up to date), chat.js (the open chat), sending.js and membership.js. What the
-// page knows changes only in state.js, and the DOM only in ui.js, except for invitations.js and
-// reach.js, which keep their own small state and lists to themselves.
+// page knows changes only in state.js and its parts, and the DOM only through ui.js and its parts,
+// except for invitations.js and reach.js, which keep their own small state and lists to themselves.
 
 import { backToList, loadOlder, openChat } from './chat.js';
 import { onInvitationAction } from './invitations.js';

@@ -52,7 +52,7 @@ export async function openChat(chatId, { focus = false } = {}) {
   noteShown(s);
   s.state.setOpenChat(chatId);
   history.replaceState(null, '', `#chat=${encodeURIComponent(chatId)}`);
-  ui.openChatView(chat, s.user, s.state.messagesOf(chatId), s.state.sendsIn(chatId));
+  ui.openChatView(chat, s.user, s.state.history.messagesOf(chatId), s.state.sends.in(chatId));
   updateHistoryEdge(s, chatId);
   ui.renderChatList(s.state);
   if (focus) els.messageInput.focus();
@@ -94,7 +94,7 @@ export function backToList() {
 export async function fillOpenChat(s, { announce = true } = {}) {
   const chatId = s.state.openChatId;
   if (!chatId) return;
-  const newest = s.state.newestId(chatId);
+  const newest = s.state.history.newestId(chatId);
   const holding = newest > 0;
   let after = Math.min(newest, s.state.shownUpTo(chatId));
   if (!holding) {
@@ -107,7 +107,7 @@ export async function fillOpenChat(s, { announce = true } = {}) {
     const page = await api.readMessages(chatId, after, PAGE);
     if (current !== s || s.state.openChatId !== chatId) return;
     s.state.noteFirstAvailable(chatId, page.firstAvailableId);
-    const fresh = s.state.addMessages(chatId, page.messages);
+    const fresh = s.state.history.add(chatId, page.messages);
     s.state.noteLastId(chatId, page.lastId);
     if (fresh.length) {
       ui.insertMessages(fresh, s.user, { gapBefore: holding && page.gap });
@@ -137,7 +137,7 @@ export async function loadOlder() {
   const s = current;
   const chatId = s?.state.openChatId;
   if (!chatId) return;
-  const oldest = s.state.oldestId(chatId);
+  const oldest = s.state.history.oldestId(chatId);
   const first = s.state.firstAvailable.get(chatId) ?? 1;
   const after = Math.max(first - 1, oldest - 1 - PAGE, 0);
   const limit = oldest - 1 - after;
@@ -150,7 +150,7 @@ export async function loadOlder() {
     const page = await api.readMessages(chatId, after, limit);
     if (current !== s || s.state.openChatId !== chatId) return;
     s.state.noteFirstAvailable(chatId, page.firstAvailableId);
-    ui.insertMessages(s.state.addMessages(chatId, page.messages), s.user, { scroll: 'keep' });
+    ui.insertMessages(s.state.history.add(chatId, page.messages), s.user, { scroll: 'keep' });
   } catch (error) {
     report(error);
   } finally {
@@ -161,7 +161,7 @@ export async function loadOlder() {
 }
 
 function updateHistoryEdge(s, chatId) {
-  const oldest = s.state.oldestId(chatId);
+  const oldest = s.state.history.oldestId(chatId);
   const first = s.state.firstAvailable.get(chatId);
   const chat = s.state.chats.get(chatId);
   const canLoadOlder = oldest > 1 && first !== undefined && oldest > first;

@@ -2,11 +2,12 @@
 // they accept. The server's list (read on sign-in and on every catch-up) is the truth; a live
 // `invitation` event is the fast path for one more. Accepting hands over to the chat list's own
 // refresh, the same one a `membership` event starts, so an accepted chat arrives like any other.
-// What this module knows lives in one Invitations per session (s.invitations); its DOM is drawn
-// here too, so neither state.js nor ui.js has to grow for it.
+// What this module knows lives in one Invitations per session (s.invitations); its list is drawn
+// here too, with dom.js's one way of making elements.
 
 import { ApiError } from './api.js';
 import { chatLabel, openChat, refreshChats } from './chat.js';
+import { el, setBusy } from './dom.js';
 import { blockUser } from './reach.js';
 import { api, current, report } from './session.js';
 import { isValidId } from './state.js';
@@ -152,20 +153,7 @@ function neighbour(item, leavingInviter) {
   return other?.querySelector('button[data-action="accept"]') ?? null;
 }
 
-function setBusy(button, busy) {
-  button.disabled = busy;
-  button.setAttribute('aria-busy', String(busy));
-}
-
 // --- drawing -------------------------------------------------------------------------------
-
-function node(tag, className, text, attrs = {}) {
-  const n = document.createElement(tag);
-  if (className) n.className = className;
-  if (text !== undefined) n.textContent = text;
-  for (const [name, value] of Object.entries(attrs)) n.setAttribute(name, value);
-  return n;
-}
 
 function membersText(count) {
   return Number.isInteger(count) ? `${count} ${count === 1 ? 'member' : 'members'}` : '';
@@ -173,32 +161,36 @@ function membersText(count) {
 
 function itemFor(invitation) {
   const textId = `invitation-${invitation.chatId}`;
-  const li = node('li', 'invitation', undefined, {
-    'data-testid': 'invitation',
-    'data-chat-id': invitation.chatId,
-    'data-inviter': invitation.inviter,
-  });
-  const text = node('p', 'invitation-text', undefined, { id: textId });
-  text.append(node('strong', 'invitation-inviter', invitation.inviter), ' invites you to ',
-    node('span', 'invitation-chat', chatLabel(invitation.chatId), { 'data-testid': 'invitation-chat' }));
   const members = membersText(invitation.members);
-  const sub = node('p', 'invitation-sub', members, { 'data-testid': 'invitation-members' });
+  const sub = el('p', { className: 'invitation-sub', text: members, attrs: { 'data-testid': 'invitation-members' } });
   const when = new Date(invitation.invitedAt);
   if (!Number.isNaN(when.getTime())) {
-    sub.append(members ? ' · ' : '', node('time', undefined, when.toLocaleString(undefined, {
-      day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit',
-    }), { datetime: when.toISOString() }));
+    sub.append(members ? ' · ' : '', el('time', {
+      text: when.toLocaleString(undefined, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' }),
+      attrs: { datetime: when.toISOString() },
+    }));
   }
   // Every item has the same three buttons: each one is described by its own item's line, so
   // a screen reader moving between buttons hears whose invitation it is.
-  const actions = node('div', 'invitation-actions');
-  actions.append(
-    node('button', 'button primary small', 'Accept', { type: 'button', 'data-action': 'accept', 'data-testid': 'invitation-accept', 'aria-describedby': textId }),
-    node('button', 'button small', 'Decline', { type: 'button', 'data-action': 'decline', 'data-testid': 'invitation-decline', 'aria-describedby': textId }),
-    node('button', 'button subtle small', 'Decline and block', { type: 'button', 'data-action': 'block', 'data-testid': 'invitation-block', 'aria-describedby': textId }),
-  );
-  li.append(text, sub, actions);
-  return li;
+  const button = (className, text, action, testId) => el('button', {
+    className, text, attrs: { type: 'button', 'data-action': action, 'data-testid': testId, 'aria-describedby': textId },
+  });
+  return el('li', {
+    className: 'invitation',
+    attrs: { 'data-testid': 'invitation', 'data-chat-id': invitation.chatId, 'data-inviter': invitation.inviter },
+  }, [
+    el('p', { className: 'invitation-text', attrs: { id: textId } }, [
+      el('strong', { className: 'invitation-inviter', text: invitation.inviter }),
+      ' invites you to ',
+      el('span', { className: 'invitation-chat', text: chatLabel(invitation.chatId), attrs: { 'data-testid': 'invitation-chat' } }),
+    ]),
+    sub,
+    el('div', { className: 'invitation-actions' }, [
+      button('button primary small', 'Accept', 'accept', 'invitation-accept'),
+      button('button small', 'Decline', 'decline', 'invitation-decline'),
+      button('button subtle small', 'Decline and block', 'block', 'invitation-block'),
+    ]),
+  ]);
 }
 
 /**

@@ -34,7 +34,7 @@ export function whenMailboxShown(s) {
 }
 
 function show(s, messages) {
-  const added = s.state.addDirectMessages(messages);
+  const added = s.state.direct.add(messages);
   if (added.length) ui.renderMailbox(s.state);
   return added;
 }
@@ -42,23 +42,23 @@ function show(s, messages) {
 /** True if everything shown is acknowledged now; never while the tab is hidden, since nothing was seen. */
 async function acknowledgeShown(s) {
   if (current !== s || document.hidden) return false;
-  const upTo = s.state.mailboxToAck();
+  const upTo = s.state.direct.toAck();
   if (!upTo) return true;
   // Once acknowledged, this tab's copy is the only one left: it is written down first, not a
   // second later, so a reload in between cannot lose it.
-  s.state.saveHistory();
+  s.state.direct.keepNow();
   try {
     await api.acknowledgeMailbox(upTo);
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {
       // An id this server never handed out (it started afresh since this tab kept it): nothing to drop.
-      s.state.noteMailboxAcknowledged(upTo);
+      s.state.direct.noteAcknowledged(upTo);
     } else if (!isTransient(error)) {
       report(error);
     }
     return false;
   }
   if (current !== s) return false;
-  s.state.noteMailboxAcknowledged(upTo);
+  s.state.direct.noteAcknowledged(upTo);
   return true;
 }

@@ -48,7 +48,7 @@ export async function createChat(event) {
     const created = await api.createChat({ members, message, chatId: chatId || undefined, open });
     if (current !== s) return;
     els.newChatForm.reset();
-    s.state.addMessages(created.chatId, [created.message]);
+    s.state.history.add(created.chatId, [created.message]);
     await refreshChats(s);
     await openChat(created.chatId, { focus: true });
   } catch (error) {

@@ -3,6 +3,7 @@
 // changes them only by asking, so a refusal leaves what is shown as it was. Blocking from an
 // invitation goes through blockUser here, so the blocked list stays right without a new read.
 
+import { el } from './dom.js';
 import { api, current, report } from './session.js';
 import * as ui from './ui.js';
 
@@ -109,22 +110,16 @@ export function renderReach(s) {
   for (const radio of els.policy.querySelectorAll('input[type="radio"]')) {
     radio.checked = radio.value === s.reach.addPolicy;
   }
-  els.blockedList.replaceChildren(...s.reach.blocked.map((user) => {
-    const li = document.createElement('li');
-    li.className = 'blocked-item';
-    li.dataset.testid = 'blocked-user';
-    li.dataset.user = user;
-    const name = document.createElement('span');
-    name.className = 'online-name';
-    name.textContent = user;
-    const unblock = document.createElement('button');
-    unblock.type = 'button';
-    unblock.className = 'button subtle small';
-    unblock.dataset.user = user;
-    unblock.textContent = 'Unblock';
-    unblock.setAttribute('aria-label', `Unblock ${user}`);
-    li.append(name, unblock);
-    return li;
-  }));
+  els.blockedList.replaceChildren(...s.reach.blocked.map((user) => el('li', {
+    className: 'blocked-item',
+    attrs: { 'data-testid': 'blocked-user', 'data-user': user },
+  }, [
+    el('span', { className: 'online-name', text: user }),
+    el('button', {
+      className: 'button subtle small',
+      text: 'Unblock',
+      attrs: { type: 'button', 'data-user': user, 'aria-label': `Unblock ${user}` },
+    }),
+  ])));
   els.blockedEmpty.hidden = s.reach.blocked.length > 0;
 }

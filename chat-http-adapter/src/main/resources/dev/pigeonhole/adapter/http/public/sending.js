@@ -14,9 +14,6 @@ const { els } = ui;
 
 const SEND_RETRIES = 3;
 
-/** chat id → the promise that its latest send has settled. */
-const queues = new Map();
-
 export function submitMessage(event) {
   event.preventDefault();
   const s = current;
@@ -25,13 +22,14 @@ export function submitMessage(event) {
   if (!chatId || !text.trim()) return;
   els.messageInput.value = '';
   ui.fitComposer();
-  const send = s.state.addSend(chatId, text, newIdempotencyKey());
+  const send = s.state.sends.add(chatId, text, newIdempotencyKey());
   ui.addPendingSend(send, s.user);
   inTurn(s, send);
 }
 
 /** Sends after the chat's sends before it have settled. */
 function inTurn(s, send) {
+  const queues = s.sendQueues;
   const settled = (queues.get(send.chatId) ?? Promise.resolve()).then(() => attemptSend(s, send));
   queues.set(send.chatId, settled);
   settled.finally(() => {
@@ -49,7 +47,7 @@ async function attemptSend(s, send) {
       // stored message back instead of posting it twice.
       const message = await api.send(send.chatId, send.text, send.key);
       if (current !== s) return;
-      s.state.dropSend(send.key);
+      s.state.sends.drop(send.key);
       ui.removePendingSend(send.key);
       const fresh = s.state.noteMessage(send.chatId, message);
       if (fresh && s.state.openChatId === send.chatId) ui.insertMessages([message], s.user);
@@ -59,7 +57,7 @@ async function attemptSend(s, send) {
     } catch (error) {
       if (current !== s) return;
       if (isTransient(error) && send.attempts < SEND_RETRIES) {
-        s.state.sendRetrying(send.key);
+        s.state.sends.retrying(send.key);
         ui.setPendingStatus(send, send.status);
         await pause(1_000 * 2 ** send.attempts);
         continue;
@@ -74,13 +72,13 @@ async function attemptSend(s, send) {
 function failed(s, send, error) {
   report(error);
   if (isTransient(error)) {
-    s.state.sendFailed(send.key);
+    s.state.sends.failed(send.key);
     ui.setPendingStatus(send, send.status);
     return;
   }
   // Refused (too long, no longer a member…): trying again would be refused again, so the words
   // go back in the box for the person to fix.
-  s.state.dropSend(send.key);
+  s.state.sends.drop(send.key);
   ui.removePendingSend(send.key);
   if (s.state.openChatId === send.chatId && !els.messageInput.value) {
     els.messageInput.value = send.text;
@@ -96,14 +94,14 @@ function failed(s, send, error) {
 export function onPendingAction(event) {
   const button = event.target.closest('button[data-action]');
   const s = current;
-  const send = s?.state.pendingSend(button?.dataset.key);
+  const send = s?.state.sends.get(button?.dataset.key);
   if (!send) return;
   if (button.dataset.action === 'retry') {
-    s.state.sendAgain(send.key);
+    s.state.sends.again(send.key);
     ui.setPendingStatus(send, send.status);
     inTurn(s, send);
   } else {
-    s.state.dropSend(send.key);
+    s.state.sends.drop(send.key);
     ui.removePendingSend(send.key);
     els.messageInput.focus();
   }

@@ -1,11 +1,12 @@
 // Signing in and out, and the session every flow works for. A session is replaced on sign-in, so
 // an answer that arrives for an old one is dropped: after each await a flow checks that
 // `current` is still the session it started for. The session record holds who is signed in,
-// what the page knows (a ChatState, where every change is made) and the timers and socket the
-// flows keep for it.
+// what the page knows (a ChatState, where every change is made) and what each flow keeps for it,
+// all declared in newSession and nowhere else.
 
 import { ApiError, createApi } from './api.js';
-import { ChatState, isValidId, session as savedSession } from './state.js';
+import { savedSession } from './saved.js';
+import { ChatState, isValidId } from './state.js';
 import * as ui from './ui.js';
 
 const { els } = ui;
@@ -85,27 +86,42 @@ export function resumeSession() {
   return saved ? startSession(saved.user, saved.token) : null;
 }
 
-function startSession(user, token) {
-  const s = {
+/**
+ * Everything a session holds, by the flow that keeps it. Sealed: a flow that needs something more
+ * declares it here, so one look shows all there is to a session.
+ */
+function newSession(user, token) {
+  return Object.seal({
     user,
     token,
     state: new ChatState(user),
+    // sync.js: the socket, the polls while it is down, the presence refresh, one catch-up at a time.
     live: null,
-    /** The invitations waiting for an answer: an Invitations that follow() gives each session. */
-    invitations: null,
-    /** Its add policy and blocks: a Reach that follow() gives each session. */
-    reach: null,
     pollTimer: 0,
     polls: 0,
     presenceTimer: 0,
+    catchingUp: null,
+    catchUpAgain: false,
+    // chat.js: acknowledging what was shown, one POST /api/read at a time.
     ackTimer: 0,
     /** chatId → how far it was shown and is not yet acknowledged: the next POST /api/read. */
     unacked: new Map(),
     acknowledging: false,
     acknowledgeAgain: false,
-    catchingUp: null,
-    catchUpAgain: false,
-  };
+    /** Where a hole was last pulled to be filled ("<chatId> <end of the run>"), so it is pulled once. */
+    holeFilledFrom: null,
+    // sending.js
+    /** chatId → the promise that its latest send has settled. */
+    sendQueues: new Map(),
+    /** The invitations waiting for an answer: an Invitations that follow() gives each session. */
+    invitations: null,
+    /** Its add policy and blocks: a Reach that follow() gives each session. */
+    reach: null,
+  });
+}
+
+function startSession(user, token) {
+  const s = newSession(user, token);
   current = s;
   ui.showApp(user);
   ui.setConnection('connecting');

@@ -1,36 +1,13 @@
-// What the page knows, with no DOM in sight: the session, the chat list with unread counts,
-// the messages seen so far, the sends still on their way, who is online and how the page is
-// connected. Every change to it is made here, by a method named for what happened, which is why
-// this one file is longer than the others: the flows only read it. Every merge is idempotent,
-// because the same message can arrive from a pull, the socket's catch-up and a live event.
+// What the page knows, with no DOM in sight: the chat list with unread counts and how far each is
+// acknowledged, the chat on screen, who is online and how the page is connected; and, in parts of
+// their own, the messages seen (history.js), the sends on their way (sends.js) and the direct
+// messages (direct.js). Every change to it is made in these files, by a method named for what
+// happened: the flows only read it. Every merge is idempotent, because the same message can
+// arrive from a pull, the socket's catch-up and a live event.
 
-const SESSION_KEY = 'pigeonhole.session';
-const HISTORY_PREFIX = 'pigeonhole.history.';
-const MAILBOX_PREFIX = 'pigeonhole.mailbox.';
-// The server trims what every member has read, so the page is often the only place a chat's
-// past still exists. Keep some of it across reloads of the tab, but not without bound.
-const KEPT_PER_CHAT = 200;
-
-export const session = {
-  load() {
-    try {
-      const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null');
-      return saved && typeof saved.user === 'string' && typeof saved.token === 'string' ? saved : null;
-    } catch {
-      return null;
-    }
-  },
-  save(user, token) {
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ user, token }));
-  },
-  clear(user) {
-    sessionStorage.removeItem(SESSION_KEY);
-    if (user) {
-      sessionStorage.removeItem(HISTORY_PREFIX + user);
-      sessionStorage.removeItem(MAILBOX_PREFIX + user);
-    }
-  },
-};
+import { DirectMessages } from './direct.js';
+import { History, isMessage } from './history.js';
+import { Sends } from './sends.js';
 
 const USER_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -39,34 +16,26 @@ export function isValidId(text) {
   return USER_ID.test(text);
 }
 
-function isMessage(m) {
-  return m && Number.isInteger(m.id) && typeof m.sender === 'string' && typeof m.message === 'string';
-}
-
 export class ChatState {
   constructor(me) {
     this.me = me;
     /** chatId → { chatId, members, open, cursor, lastId, unread }, in the server's order. */
     this.chats = new Map();
-    /** chatId → Map(id → message), the messages this tab has seen. */
-    this.history = new Map();
+    /** The messages this tab has seen, per chat. */
+    this.history = new History(me);
     /** chatId → oldest id the server still holds, as last reported. */
     this.firstAvailable = new Map();
     /** chatId → highest id acknowledged from this tab, so the same ack is not sent twice; see shownUpTo. */
     this.acked = new Map();
     this.online = new Set();
-    /** id → direct message: the mailbox as this tab has shown it; the server drops what it acknowledged. */
-    this.direct = new Map();
-    /** The highest mailbox id acknowledged from this tab, so the same ack is not sent twice. */
-    this.mailboxAcked = 0;
+    /** The mailbox as this tab has shown it. */
+    this.direct = new DirectMessages(me);
     this.openChatId = null;
-    /** idempotency key → { key, chatId, text, status: 'sending' | 'retrying' | 'failed', attempts } */
-    this.sends = new Map();
+    this.sends = new Sends();
     /** The live socket: 'connecting', 'open' or 'down'. */
     this.socket = 'connecting';
     /** Whether the server answered the last call at all. */
     this.reachable = true;
-    this.restoreHistory();
   }
 
   // --- the open chat ---------------------------------------------------------------------
@@ -95,7 +64,7 @@ export class ChatState {
         unread: 0,
       });
       this.recount(s.chatId);
-      this.dropStaleHistory(s.chatId, s.lastId);
+      this.history.dropStale(s.chatId, s.lastId);
     }
     const gone = [...previous.keys()].filter((id) => !this.chats.has(id));
     gone.forEach((id) => this.forget(id));
@@ -105,10 +74,9 @@ export class ChatState {
   /** Forget a chat the user left (or was found to be out of). */
   forget(chatId) {
     this.chats.delete(chatId);
-    this.history.delete(chatId);
+    this.history.forget(chatId);
     this.firstAvailable.delete(chatId);
     this.acked.delete(chatId);
-    this.saveHistorySoon();
   }
 
   recount(chatId) {
@@ -146,7 +114,7 @@ export class ChatState {
       chat.cursor = Math.max(chat.cursor, chat.lastId - p.unread, this.acked.get(p.chatId) ?? 0);
       this.recount(p.chatId);
       this.noteFirstAvailable(p.chatId, p.firstAvailableId);
-      const fresh = this.addMessages(p.chatId, messages);
+      const fresh = this.history.add(p.chatId, messages);
       if (fresh.length) added.set(p.chatId, fresh);
     }
     const missing = [...this.chats.keys()].filter((id) => !reported.has(id));
@@ -160,7 +128,7 @@ export class ChatState {
   noteMessage(chatId, message) {
     if (!isMessage(message)) return false;
     const chat = this.chats.get(chatId);
-    const fresh = this.addMessages(chatId, [message]).length === 1;
+    const fresh = this.history.add(chatId, [message]).length === 1;
     if (chat && message.id > chat.lastId) {
       chat.lastId = message.id;
       // Our own send moves our cursor when we had read everything before it; mirror that.
@@ -188,16 +156,15 @@ export class ChatState {
    * short) does not move it, so acknowledging never marks unseen messages read.
    */
   shownUpTo(chatId) {
-    const kept = this.history.get(chatId);
     const chat = this.chats.get(chatId);
     let top = Math.max(chat?.cursor ?? 0, this.acked.get(chatId) ?? 0, (this.firstAvailable.get(chatId) ?? 1) - 1);
-    while (kept?.has(top + 1)) top += 1;
+    while (this.history.has(chatId, top + 1)) top += 1;
     return top;
   }
 
   /** Whether something is shown past a hole, which a pull has to fill before the ack can pass it. */
   hasHole(chatId) {
-    return this.newestId(chatId) > this.shownUpTo(chatId);
+    return this.history.newestId(chatId) > this.shownUpTo(chatId);
   }
 
   /** How far to acknowledge now: the end of the unbroken run shown, if it is past what is acknowledged. */
@@ -221,112 +188,6 @@ export class ChatState {
     if (Number.isInteger(firstAvailableId)) {
       this.firstAvailable.set(chatId, firstAvailableId);
     }
-  }
-
-  // --- messages --------------------------------------------------------------------------
-
-  /** Merge messages; returns the ones not seen before, oldest first. */
-  addMessages(chatId, messages) {
-    let kept = this.history.get(chatId);
-    if (!kept) {
-      kept = new Map();
-      this.history.set(chatId, kept);
-    }
-    const fresh = [];
-    for (const m of messages) {
-      if (isMessage(m) && !kept.has(m.id)) {
-        kept.set(m.id, m);
-        fresh.push(m);
-      }
-    }
-    if (fresh.length) {
-      fresh.sort((a, b) => a.id - b.id);
-      this.saveHistorySoon();
-    }
-    return fresh;
-  }
-
-  messagesOf(chatId) {
-    const kept = this.history.get(chatId);
-    return kept ? [...kept.values()].sort((a, b) => a.id - b.id) : [];
-  }
-
-  newestId(chatId) {
-    let top = 0;
-    for (const id of this.history.get(chatId)?.keys() ?? []) top = Math.max(top, id);
-    return top;
-  }
-
-  /** The newest message held for a chat, for the list's preview line. */
-  lastMessage(chatId) {
-    let last = null;
-    for (const m of this.history.get(chatId)?.values() ?? []) if (!last || m.id > last.id) last = m;
-    return last;
-  }
-
-  oldestId(chatId) {
-    let low = 0;
-    for (const id of this.history.get(chatId)?.keys() ?? []) low = low === 0 ? id : Math.min(low, id);
-    return low;
-  }
-
-  /** A chat id can be reused once its last member leaves; kept messages above its ids are another chat's. */
-  dropStaleHistory(chatId, lastId) {
-    if (this.newestId(chatId) > lastId) {
-      this.history.delete(chatId);
-      this.saveHistorySoon();
-    }
-  }
-
-  clearHistory(chatId) {
-    this.history.delete(chatId);
-    this.saveHistorySoon();
-  }
-
-  // --- sends on their way ----------------------------------------------------------------
-
-  /** A message the server does not have yet; every attempt at it carries the same key. */
-  addSend(chatId, text, key) {
-    const send = { key, chatId, text, status: 'sending', attempts: 0 };
-    this.sends.set(key, send);
-    return send;
-  }
-
-  pendingSend(key) {
-    return this.sends.get(key);
-  }
-
-  sendsIn(chatId) {
-    return [...this.sends.values()].filter((send) => send.chatId === chatId);
-  }
-
-  /** An attempt failed on the way; another follows by itself. */
-  sendRetrying(key) {
-    const send = this.sends.get(key);
-    if (send) {
-      send.attempts += 1;
-      send.status = 'retrying';
-    }
-  }
-
-  /** No more attempts by themselves: the person may try again or discard it. */
-  sendFailed(key) {
-    const send = this.sends.get(key);
-    if (send) send.status = 'failed';
-  }
-
-  /** The person asked to try a failed send again. */
-  sendAgain(key) {
-    const send = this.sends.get(key);
-    if (send) {
-      send.attempts = 0;
-      send.status = 'sending';
-    }
-  }
-
-  /** Sent, refused or discarded: no longer on its way. */
-  dropSend(key) {
-    this.sends.delete(key);
   }
 
   // --- connection ------------------------------------------------------------------------
@@ -364,81 +225,9 @@ export class ChatState {
     offline.filter((user) => typeof user === 'string').forEach((user) => this.online.delete(user));
   }
 
-  // --- the mailbox -----------------------------------------------------------------------
-
-  /** Merges direct messages by id (a pull and a live event may bring the same one); returns the new ones. */
-  addDirectMessages(messages) {
-    const added = [];
-    for (const m of messages) {
-      if (!isMessage(m) || this.direct.has(m.id)) continue;
-      this.direct.set(m.id, m);
-      added.push(m);
-    }
-    if (added.length) {
-      for (const id of [...this.direct.keys()].sort((a, b) => a - b).slice(0, -KEPT_PER_CHAT)) this.direct.delete(id);
-      this.saveHistorySoon();
-    }
-    return added;
-  }
-
-  directMessages() {
-    return [...this.direct.values()].sort((a, b) => a.id - b.id);
-  }
-
-  /** The id to acknowledge now, or 0 when everything shown is acknowledged already. */
-  mailboxToAck() {
-    const newest = Math.max(0, ...this.direct.keys());
-    return newest > this.mailboxAcked ? newest : 0;
-  }
-
-  noteMailboxAcknowledged(upTo) {
-    this.mailboxAcked = Math.max(this.mailboxAcked, upTo);
-  }
-
-  // --- keeping history across reloads ----------------------------------------------------
-
-  restoreHistory() {
-    try {
-      const saved = JSON.parse(sessionStorage.getItem(HISTORY_PREFIX + this.me) ?? '{}');
-      for (const [chatId, messages] of Object.entries(saved)) {
-        if (Array.isArray(messages)) this.addMessages(chatId, messages);
-      }
-    } catch {
-      // A damaged cache only costs history the server may still have.
-    }
-    try {
-      const saved = JSON.parse(sessionStorage.getItem(MAILBOX_PREFIX + this.me) ?? '[]');
-      if (Array.isArray(saved)) this.addDirectMessages(saved);
-    } catch {
-      // Acknowledged direct messages exist nowhere else: losing the cache loses them from view.
-    }
-  }
-
-  saveHistorySoon() {
-    if (this.saveTimer) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = 0;
-      this.saveHistory();
-    }, 1_000);
-  }
-
-  saveHistory() {
-    if (this.closed) return;
-    const out = {};
-    for (const chatId of this.history.keys()) {
-      out[chatId] = this.messagesOf(chatId).slice(-KEPT_PER_CHAT);
-    }
-    try {
-      sessionStorage.setItem(HISTORY_PREFIX + this.me, JSON.stringify(out));
-      sessionStorage.setItem(MAILBOX_PREFIX + this.me, JSON.stringify(this.directMessages()));
-    } catch {
-      // Storage full or disabled: the page still works, it just forgets on reload.
-    }
-  }
-
   /** Sign-out: nothing may be written for this user afterwards. */
   close() {
-    this.closed = true;
-    clearTimeout(this.saveTimer);
+    this.history.close();
+    this.direct.close();
   }
 }

@@ -165,7 +165,7 @@ function onLiveEvent(s, event) {
       if (typeof chatId !== 'string') return;
       if (!s.state.chats.has(chatId)) {
         // A chat we were just added to: the message is kept, the list fetched for its members.
-        s.state.addMessages(chatId, [message]);
+        s.state.history.add(chatId, [message]);
         refreshChats(s).catch(report);
         return;
       }
