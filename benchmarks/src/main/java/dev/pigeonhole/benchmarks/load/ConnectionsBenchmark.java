@@ -1,5 +1,6 @@
 package dev.pigeonhole.benchmarks.load;
 
+import dev.pigeonhole.benchmarks.cli.CommandLines;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -92,14 +93,8 @@ public final class ConnectionsBenchmark {
     }
 
     public static void main(String[] args) {
-        ConnectionsOptions options;
-        try {
-            options = ConnectionsOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+        ConnectionsOptions.Flags flags = new ConnectionsOptions.Flags();
+        ConnectionsOptions options = CommandLines.parseOrExit(flags, args, flags::options);
         ConnectionsBenchmark benchmark = new ConnectionsBenchmark(options);
         int status = 0;
         try {

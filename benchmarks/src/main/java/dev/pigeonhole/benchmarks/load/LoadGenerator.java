@@ -1,5 +1,6 @@
 package dev.pigeonhole.benchmarks.load;
 
+import dev.pigeonhole.benchmarks.cli.CommandLines;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -93,14 +94,8 @@ public final class LoadGenerator {
     }
 
     public static void main(String[] args) {
-        LoadOptions options;
-        try {
-            options = LoadOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+        LoadOptions.Flags flags = new LoadOptions.Flags();
+        LoadOptions options = CommandLines.parseOrExit(flags, args, flags::options);
         LoadGenerator generator = null;
         try {
             generator = new LoadGenerator(options);
