@@ -40,8 +40,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class SendRate {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    private static final JsonMapper JSON = ServerApi.JSON;
+    private static final Duration REQUEST_TIMEOUT = ServerApi.CALL_TIMEOUT;
     /** More callers than this measure the client's own scheduling rather than the server. */
     private static final int MAX_CALLERS = 1024;
     /** Longer windows than this are a mistake in the command line, not a measurement. */
@@ -157,13 +157,7 @@ public final class SendRate {
     }
 
     private tools.jackson.databind.JsonNode post(String path, String token, Object body, int expected) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(options.url() + path)).timeout(REQUEST_TIMEOUT)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = new ServerApi(http, options.url()).post(path, token, body);
         if (response.statusCode() != expected) {
             throw new IllegalStateException("POST " + path + " answered " + response.statusCode() + ": "
                     + response.body().lines().findFirst().orElse(""));
