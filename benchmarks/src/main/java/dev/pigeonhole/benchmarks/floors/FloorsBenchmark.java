@@ -1,5 +1,6 @@
 package dev.pigeonhole.benchmarks.floors;
 
+import dev.pigeonhole.benchmarks.cli.CommandLines;
 import dev.pigeonhole.adapter.redis.RedisSettings;
 import dev.pigeonhole.adapter.redis.jedis.JedisDriver;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.ObjectMapper;
@@ -70,15 +70,8 @@ public final class FloorsBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options;
-        try {
-            options = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("FloorsBenchmark: " + e.getMessage());
-            new CommandLine(new Flags()).usage(System.err);
-            System.exit(2);
-            return;
-        }
+        Flags flags = new Flags();
+        Options options = CommandLines.parseOrExit(flags, args, flags::options);
         String url = System.getenv("REDIS_URL");
         if (url == null || url.isBlank()) {
             System.err.println("FloorsBenchmark: REDIS_URL is not set (benchmarks/run.sh --floors starts a Redis)");
@@ -192,6 +185,8 @@ public final class FloorsBenchmark {
     @Command(name = "FloorsBenchmark", description = "Each Redis operation's time and capacity beside its floor; "
             + "REDIS_URL names the Redis.")
     static final class Flags {
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
         @Option(names = "--out", required = true, description = "where the JSON result goes")
         Path out;
         @Option(names = "--rounds", defaultValue = "3", description = "rounds, each operation and floor back to back")
@@ -203,18 +198,18 @@ public final class FloorsBenchmark {
         double capacitySeconds;
         @Option(names = "--only", defaultValue = "", description = "only the operations this regex finds")
         Pattern only;
+
+        Options options() {
+            if (rounds < 1 || calls < 1 || capacitySeconds <= 0) {
+                throw new IllegalArgumentException("--rounds, --calls and --capacity-seconds must be positive");
+            }
+            return new Options(out, rounds, calls, capacitySeconds, only);
+        }
     }
 
-    static Options parse(String[] args) {
+    /** The command line checked; IllegalArgumentException when it is wrong. */
+    static Options parse(String... args) {
         Flags flags = new Flags();
-        try {
-            new CommandLine(flags).parseArgs(args);
-        } catch (CommandLine.ParameterException e) {
-            throw new IllegalArgumentException(e.getMessage(), e);
-        }
-        if (flags.rounds < 1 || flags.calls < 1 || flags.capacitySeconds <= 0) {
-            throw new IllegalArgumentException("--rounds, --calls and --capacity-seconds must be positive");
-        }
-        return new Options(flags.out, flags.rounds, flags.calls, flags.capacitySeconds, flags.only);
+        return CommandLines.parse(flags, args, flags::options);
     }
 }

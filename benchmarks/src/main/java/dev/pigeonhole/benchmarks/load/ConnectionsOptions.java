@@ -1,86 +1,77 @@
 package dev.pigeonhole.benchmarks.load;
 
+import dev.pigeonhole.benchmarks.cli.CommandLines;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** The connections benchmark's command line, parsed by hand as {@link LoadOptions} is. */
+/** The connections benchmark's command line, read by picocli ({@link Flags}) and checked here. */
 record ConnectionsOptions(URI url, int sockets, Optional<Long> serverPid, int chatMembers, int groupSize,
                           int warmupSockets, int rounds, Duration timeLimit, Optional<Path> out) {
 
-    static final String USAGE = """
-            usage: ConnectionsBenchmark [--url http://127.0.0.1:8080] [--sockets 1000] [--server-pid PID]
-                                        [--chat-members 999] [--group-size 10] [--warmup-sockets 200]
-                                        [--rounds 5] [--time-limit PT10M] [--out result.json]""";
+    @Command(name = "ConnectionsBenchmark", sortOptions = false,
+            description = "Many live sockets on a running server: connect rate, memory per idle socket, fan-out to a large chat.")
+    static final class Flags {
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+        @Option(names = "--url", defaultValue = "http://127.0.0.1:8080", description = "the server (default: ${DEFAULT-VALUE})")
+        String url;
+        @Option(names = "--sockets", defaultValue = "1000", description = "users, one socket each, at least 100 (default: ${DEFAULT-VALUE})")
+        int sockets;
+        @Option(names = "--server-pid", description = "the server's process, for its memory and CPU time (default: not measured)")
+        Long serverPid;
+        @Option(names = "--chat-members", defaultValue = "999", description = "members of the large chat (default: ${DEFAULT-VALUE})")
+        int chatMembers;
+        @Option(names = "--group-size", defaultValue = "10", description = "size of each user's small group, 0 for none (default: ${DEFAULT-VALUE})")
+        int groupSize;
+        @Option(names = "--warmup-sockets", defaultValue = "200", description = "sockets opened and closed first (default: ${DEFAULT-VALUE})")
+        int warmupSockets;
+        @Option(names = "--rounds", defaultValue = "5", description = "fan-out rounds (default: ${DEFAULT-VALUE})")
+        int rounds;
+        @Option(names = "--time-limit", defaultValue = "PT10M", description = "the whole run's limit, e.g. 90s or PT10M (default: ${DEFAULT-VALUE})")
+        Duration timeLimit;
+        @Option(names = "--out", description = "where the JSON result goes (default: none)")
+        Path out;
 
-    static ConnectionsOptions parse(String[] args) {
-        URI url = URI.create("http://127.0.0.1:8080");
-        int sockets = 1000;
-        Long pid = null;
-        int chatMembers = 999;
-        int groupSize = 10;
-        int warmup = 200;
-        int rounds = 5;
-        Duration timeLimit = Duration.ofMinutes(10);
-        Path out = null;
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
-                throw new IllegalArgumentException(USAGE);
+        ConnectionsOptions options() {
+            atLeast("--sockets", sockets, 100);
+            if (serverPid != null) {
+                atLeast("--server-pid", serverPid, 1);
             }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
+            atLeast("--chat-members", chatMembers, 2);
+            atLeast("--group-size", groupSize, 0);
+            atLeast("--warmup-sockets", warmupSockets, 0);
+            atLeast("--rounds", rounds, 1);
+            if (!timeLimit.isPositive()) {
+                throw new IllegalArgumentException("--time-limit must be positive: " + timeLimit);
             }
-            String value = args[++i];
-            switch (flag) {
-                case "--url" -> url = URI.create(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
-                case "--sockets" -> sockets = atLeast(flag, value, 100);
-                case "--server-pid" -> pid = (long) atLeast(flag, value, 1);
-                case "--chat-members" -> chatMembers = atLeast(flag, value, 2);
-                case "--group-size" -> groupSize = atLeast(flag, value, 0);
-                case "--warmup-sockets" -> warmup = atLeast(flag, value, 0);
-                case "--rounds" -> rounds = atLeast(flag, value, 1);
-                case "--time-limit" -> timeLimit = duration(flag, value);
-                case "--out" -> out = Path.of(value);
-                default -> throw new IllegalArgumentException("unknown option " + flag + "\n" + USAGE);
+            if (chatMembers > sockets) {
+                throw new IllegalArgumentException("--chat-members " + chatMembers + " exceeds --sockets " + sockets);
+            }
+            if (groupSize == 1) {
+                throw new IllegalArgumentException("--group-size must be 0 (no groups) or at least 2");
+            }
+            URI uri = URI.create(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
+            if (!"http".equals(uri.getScheme())) {
+                throw new IllegalArgumentException("--url must be http: " + uri);
+            }
+            return new ConnectionsOptions(uri, sockets, Optional.ofNullable(serverPid), chatMembers, groupSize,
+                    warmupSockets, rounds, timeLimit, Optional.ofNullable(out));
+        }
+
+        private static void atLeast(String flag, long value, long min) {
+            if (value < min) {
+                throw new IllegalArgumentException(flag + " must be an integer of at least " + min + ": " + value);
             }
         }
-        if (chatMembers > sockets) {
-            throw new IllegalArgumentException("--chat-members " + chatMembers + " exceeds --sockets " + sockets);
-        }
-        if (groupSize == 1) {
-            throw new IllegalArgumentException("--group-size must be 0 (no groups) or at least 2");
-        }
-        if (!"http".equals(url.getScheme())) {
-            throw new IllegalArgumentException("--url must be http: " + url);
-        }
-        return new ConnectionsOptions(url, sockets, Optional.ofNullable(pid), chatMembers, groupSize, warmup, rounds,
-                timeLimit, Optional.ofNullable(out));
     }
 
-    private static int atLeast(String flag, String value, int min) {
-        try {
-            int n = Integer.parseInt(value);
-            if (n >= min) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // falls through to the one message for every bad value
-        }
-        throw new IllegalArgumentException(flag + " must be an integer of at least " + min + ": " + value);
-    }
-
-    private static Duration duration(String flag, String value) {
-        try {
-            Duration d = Duration.parse(value);
-            if (d.isPositive()) {
-                return d;
-            }
-        } catch (DateTimeParseException ignored) {
-            // falls through
-        }
-        throw new IllegalArgumentException(flag + " must be a positive ISO-8601 duration (PT10M): " + value);
+    /** The command line checked; IllegalArgumentException when it is wrong. */
+    static ConnectionsOptions parse(String... args) {
+        Flags flags = new Flags();
+        return CommandLines.parse(flags, args, flags::options);
     }
 }

@@ -1,14 +1,15 @@
 package dev.pigeonhole.benchmarks.load;
 
+import dev.pigeonhole.benchmarks.cli.CommandLines;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * The load generator's command line. Parsed by hand: a handful of flags does not justify a
- * dependency the report tooling would then have to share.
+ * The load generator's command line, read by picocli ({@link Flags}) and checked here.
  *
  * <p>Two scenarios: {@code chats} (the default), users spread over chats, each chat a small
  * room; and {@code fanout}, {@code --sockets} users with a socket each in one chat, where what
@@ -20,124 +21,90 @@ record LoadOptions(URI url, int users, int chats, double rate, Duration duration
     static final String CHATS = "chats";
     static final String FANOUT = "fanout";
 
-    static final String USAGE = """
-            usage: LoadGenerator [--url http://127.0.0.1:8080] [--users 100] [--chats 10]
-                                 [--rate 200] [--duration PT30S] [--warmup PT5S]
-                                 [--out result.json] [--label memory]
-                   LoadGenerator --scenario fanout [--sockets 100] [--rate 100] [the other options but --users, --chats]""";
+    /**
+     * The flags as typed. Those whose default depends on the scenario are null when not given,
+     * so that {@link #options()} can tell a default from a choice.
+     */
+    @Command(name = "LoadGenerator", sortOptions = false,
+            description = "End-to-end load on a running server: users in chats, one live socket each, sends at a fixed rate.")
+    static final class Flags {
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+        @Option(names = "--url", defaultValue = "http://127.0.0.1:8080", description = "the server (default: ${DEFAULT-VALUE})")
+        String url;
+        @Option(names = "--scenario", defaultValue = CHATS,
+                description = "chats (users spread over chats) or fanout (--sockets users in one chat) (default: ${DEFAULT-VALUE})")
+        String scenario;
+        @Option(names = "--users", description = "users, one socket each, chats scenario (default: 100)")
+        Integer users;
+        @Option(names = "--chats", description = "chats the users are spread over, chats scenario (default: 10)")
+        Integer chats;
+        @Option(names = "--sockets", description = "users in the one chat, fanout scenario (default: 100)")
+        Integer sockets;
+        @Option(names = "--rate", description = "sends a second (default: 200; 100 in the fanout scenario)")
+        Double rate;
+        @Option(names = "--duration", defaultValue = "30s", description = "the measured window, e.g. 30s or PT30S (default: ${DEFAULT-VALUE})")
+        Duration duration;
+        @Option(names = "--warmup", defaultValue = "5s", description = "sends before it that are not counted (default: ${DEFAULT-VALUE})")
+        Duration warmup;
+        @Option(names = "--out", description = "where the JSON result goes (default: none)")
+        Path out;
+        @Option(names = "--label", defaultValue = "unnamed", description = "the store's name in the result (default: ${DEFAULT-VALUE})")
+        String label;
 
-    static LoadOptions parse(String[] args) {
-        URI url = URI.create("http://127.0.0.1:8080");
-        int users = 100;
-        int chats = 10;
-        double rate = 200;
-        Duration duration = Duration.ofSeconds(30);
-        Duration warmup = Duration.ofSeconds(5);
-        Path out = null;
-        String label = "unnamed";
-        String scenario = CHATS;
-        Integer sockets = null;
-        boolean roomsGiven = false;
-        boolean rateGiven = false;
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
-                throw new IllegalArgumentException(USAGE);
+        LoadOptions options() {
+            if (!scenario.equals(CHATS) && !scenario.equals(FANOUT)) {
+                throw new IllegalArgumentException("--scenario is " + CHATS + " or " + FANOUT + ": " + scenario);
             }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            String value = args[++i];
-            switch (flag) {
-                case "--url" -> url = URI.create(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
-                case "--users" -> {
-                    users = positiveInt(flag, value);
-                    roomsGiven = true;
+            int u;
+            int c;
+            double r;
+            if (scenario.equals(FANOUT)) {
+                if (users != null || chats != null) {
+                    throw new IllegalArgumentException("--scenario fanout puts --sockets users in one chat: leave out --users and --chats");
                 }
-                case "--chats" -> {
-                    chats = positiveInt(flag, value);
-                    roomsGiven = true;
-                }
-                case "--scenario" -> scenario = scenario(value);
-                case "--sockets" -> sockets = positiveInt(flag, value);
-                case "--rate" -> {
-                    rate = positiveDouble(flag, value);
-                    rateGiven = true;
-                }
-                case "--duration" -> duration = duration(flag, value, false);
-                case "--warmup" -> warmup = duration(flag, value, true);
-                case "--out" -> out = Path.of(value);
-                case "--label" -> label = value;
-                default -> throw new IllegalArgumentException("unknown option " + flag + "\n" + USAGE);
-            }
-        }
-        if (scenario.equals(FANOUT)) {
-            if (roomsGiven) {
-                throw new IllegalArgumentException("--scenario fanout puts --sockets users in one chat: leave out --users and --chats");
-            }
-            users = sockets == null ? 100 : sockets;
-            chats = 1;
-            rate = rateGiven ? rate : 100;
-        } else if (sockets != null) {
-            throw new IllegalArgumentException("--sockets is for --scenario fanout; the chats scenario opens one per --users");
-        }
-        if (chats > users) {
-            throw new IllegalArgumentException("--chats " + chats + " exceeds --users " + users + ": a chat needs a member");
-        }
-        if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme())) {
-            throw new IllegalArgumentException("--url must be http(s): " + url);
-        }
-        return new LoadOptions(url, users, chats, rate, duration, warmup, Optional.ofNullable(out), label, scenario);
-    }
-
-    private static String scenario(String value) {
-        if (value.equals(CHATS) || value.equals(FANOUT)) {
-            return value;
-        }
-        throw new IllegalArgumentException("--scenario is " + CHATS + " or " + FANOUT + ": " + value);
-    }
-
-    private static int positiveInt(String flag, String value) {
-        try {
-            int n = Integer.parseInt(value);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // falls through to the one message for every bad value
-        }
-        throw new IllegalArgumentException(flag + " must be a positive integer: " + value);
-    }
-
-    private static double positiveDouble(String flag, String value) {
-        try {
-            double d = Double.parseDouble(value);
-            if (d > 0 && Double.isFinite(d)) {
-                return d;
-            }
-        } catch (NumberFormatException ignored) {
-            // falls through to the one message for every bad value
-        }
-        throw new IllegalArgumentException(flag + " must be a positive number: " + value);
-    }
-
-    /** ISO-8601 (PT30S) as asked for, and a bare "30s" / "30" because people type that. */
-    private static Duration duration(String flag, String value, boolean zeroAllowed) {
-        Duration d;
-        try {
-            String v = value.trim();
-            if (v.toUpperCase().startsWith("P")) {
-                d = Duration.parse(v);
+                u = positive("--sockets", sockets == null ? 100 : sockets);
+                c = 1;
+                r = rate == null ? 100 : rate;
             } else {
-                d = Duration.ofMillis(Math.round(Double.parseDouble(v.endsWith("s") ? v.substring(0, v.length() - 1) : v) * 1000));
+                if (sockets != null) {
+                    throw new IllegalArgumentException("--sockets is for --scenario fanout; the chats scenario opens one per --users");
+                }
+                u = positive("--users", users == null ? 100 : users);
+                c = positive("--chats", chats == null ? 10 : chats);
+                r = rate == null ? 200 : rate;
             }
-        } catch (DateTimeParseException | NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " is not a duration (e.g. PT30S): " + value);
+            if (!(r > 0) || !Double.isFinite(r)) {
+                throw new IllegalArgumentException("--rate must be a positive number: " + r);
+            }
+            if (c > u) {
+                throw new IllegalArgumentException("--chats " + c + " exceeds --users " + u + ": a chat needs a member");
+            }
+            if (!duration.isPositive()) {
+                throw new IllegalArgumentException("--duration must be positive: " + duration);
+            }
+            if (warmup.isNegative()) {
+                throw new IllegalArgumentException("--warmup must be zero or more: " + warmup);
+            }
+            URI uri = URI.create(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
+            if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+                throw new IllegalArgumentException("--url must be http(s): " + uri);
+            }
+            return new LoadOptions(uri, u, c, r, duration, warmup, Optional.ofNullable(out), label, scenario);
         }
-        if (d.isNegative() || (!zeroAllowed && d.isZero())) {
-            throw new IllegalArgumentException(flag + " must be " + (zeroAllowed ? "zero or more" : "positive") + ": " + value);
+
+        private static int positive(String flag, int n) {
+            if (n <= 0) {
+                throw new IllegalArgumentException(flag + " must be a positive integer: " + n);
+            }
+            return n;
         }
-        return d;
+    }
+
+    /** The command line checked; IllegalArgumentException when it is wrong. */
+    static LoadOptions parse(String... args) {
+        Flags flags = new Flags();
+        return CommandLines.parse(flags, args, flags::options);
     }
 
     /** The chat a user belongs to: round-robin, so chat sizes differ by at most one. */

@@ -1,5 +1,6 @@
 package dev.pigeonhole.benchmarks.load;
 
+import dev.pigeonhole.benchmarks.cli.CommandLines;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,8 +22,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import tools.jackson.databind.json.JsonMapper;
-
 /**
  * The most sends a second a running server carries: C callers post into one chat over HTTP, each
  * sending again as soon as its answer arrives (a closed model, as {@code wrk} drives a server),
@@ -34,14 +36,16 @@ import tools.jackson.databind.json.JsonMapper;
  * java -cp benchmarks.jar dev.pigeonhole.benchmarks.load.SendRate --url http://127.0.0.1:8080 \
  *   [--callers 16] [--warmup 2] [--duration 8] [--out http-memory.json] [--label memory]
  * </pre>
- * Durations are whole seconds. Every send must answer 201; any other answer counts as an error.
+ * Durations are seconds ({@code 8}) or carry a unit ({@code 8s}, {@code 500ms}). Every send must answer 201; any other answer counts as an error.
  */
 public final class SendRate {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    private static final JsonMapper JSON = ServerApi.JSON;
+    private static final Duration REQUEST_TIMEOUT = ServerApi.CALL_TIMEOUT;
     /** More callers than this measure the client's own scheduling rather than the server. */
     private static final int MAX_CALLERS = 1024;
+    /** Longer windows than this are a mistake in the command line, not a measurement. */
+    private static final Duration MAX_WINDOW = Duration.ofHours(1);
 
     record Options(URI url, int callers, Duration warmup, Duration duration, Optional<Path> out, String label) {
     }
@@ -61,16 +65,8 @@ public final class SendRate {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options;
-        try {
-            options = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("SendRate: " + e.getMessage());
-            System.err.println("usage: SendRate --url http://127.0.0.1:8080 [--callers 16] [--warmup 2] [--duration 8] "
-                    + "[--out file.json] [--label name]");
-            System.exit(2);
-            return;
-        }
+        Flags flags = new Flags();
+        Options options = CommandLines.parseOrExit(flags, args, flags::options);
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             Map<String, Object> result = new SendRate(options, threads).run(threads);
             String text = JSON.writerWithDefaultPrettyPrinter().writeValueAsString(result);
@@ -161,13 +157,7 @@ public final class SendRate {
     }
 
     private tools.jackson.databind.JsonNode post(String path, String token, Object body, int expected) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(options.url() + path)).timeout(REQUEST_TIMEOUT)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = new ServerApi(http, options.url()).post(path, token, body);
         if (response.statusCode() != expected) {
             throw new IllegalStateException("POST " + path + " answered " + response.statusCode() + ": "
                     + response.body().lines().findFirst().orElse(""));
@@ -175,44 +165,47 @@ public final class SendRate {
         return JSON.readTree(response.body());
     }
 
-    static Options parse(String[] args) {
-        URI url = null;
-        int callers = 16;
-        Duration warmup = Duration.ofSeconds(2);
-        Duration duration = Duration.ofSeconds(8);
-        Path out = null;
-        String label = "unnamed";
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
+    /** The command line as typed; {@link #options()} checks it. */
+    @Command(name = "SendRate", sortOptions = false,
+            description = "Callers that send as fast as the server answers: its HTTP send capacity.")
+    static final class Flags {
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+        @Option(names = "--url", required = true, description = "the server, http://host:port")
+        String url;
+        @Option(names = "--callers", defaultValue = "16", description = "callers sending at once, 1 to " + MAX_CALLERS
+                + " (default: ${DEFAULT-VALUE})")
+        int callers;
+        @Option(names = "--warmup", defaultValue = "2s", description = "sends before the measured window, e.g. 2 or 2s (default: ${DEFAULT-VALUE})")
+        Duration warmup;
+        @Option(names = "--duration", defaultValue = "8s", description = "the measured window, e.g. 8 or 8s (default: ${DEFAULT-VALUE})")
+        Duration duration;
+        @Option(names = "--out", description = "where the JSON result goes (default: none)")
+        Path out;
+        @Option(names = "--label", defaultValue = "unnamed", description = "the store's name in the result (default: ${DEFAULT-VALUE})")
+        String label;
+
+        Options options() {
+            if (callers < 1 || callers > MAX_CALLERS) {
+                throw new IllegalArgumentException("--callers must be a whole number from 1 to " + MAX_CALLERS + ": " + callers);
             }
-            String value = args[++i];
-            switch (flag) {
-                case "--url" -> url = URI.create(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
-                case "--callers" -> callers = whole(flag, value, 1, MAX_CALLERS);
-                case "--warmup" -> warmup = Duration.ofSeconds(whole(flag, value, 0, 3600));
-                case "--duration" -> duration = Duration.ofSeconds(whole(flag, value, 1, 3600));
-                case "--out" -> out = Path.of(value);
-                case "--label" -> label = value;
-                default -> throw new IllegalArgumentException("unknown option " + flag);
+            if (warmup.isNegative() || warmup.compareTo(MAX_WINDOW) > 0) {
+                throw new IllegalArgumentException("--warmup must be from 0 to an hour: " + warmup);
             }
+            if (!duration.isPositive() || duration.compareTo(MAX_WINDOW) > 0) {
+                throw new IllegalArgumentException("--duration must be more than 0 and at most an hour: " + duration);
+            }
+            URI uri = URI.create(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
+            if (!"http".equals(uri.getScheme())) {
+                throw new IllegalArgumentException("--url http://host:port is required");
+            }
+            return new Options(uri, callers, warmup, duration, Optional.ofNullable(out), label);
         }
-        if (url == null || !"http".equals(url.getScheme())) {
-            throw new IllegalArgumentException("--url http://host:port is required");
-        }
-        return new Options(url, callers, warmup, duration, Optional.ofNullable(out), label);
     }
 
-    private static int whole(String flag, String value, int min, int max) {
-        try {
-            int n = Integer.parseInt(value);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // falls through to the one message for every bad value
-        }
-        throw new IllegalArgumentException(flag + " must be a whole number from " + min + " to " + max + ": " + value);
+    /** The command line checked; IllegalArgumentException when it is wrong. */
+    static Options parse(String... args) {
+        Flags flags = new Flags();
+        return CommandLines.parse(flags, args, flags::options);
     }
 }

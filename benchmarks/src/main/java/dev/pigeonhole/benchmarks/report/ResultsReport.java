@@ -1,12 +1,14 @@
 package dev.pigeonhole.benchmarks.report;
 
+import dev.pigeonhole.benchmarks.cli.CommandLines;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalDouble;
-
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 /**
  * Turns one benchmark run into {@code benchmarks/RESULTS.md} and its charts, in four steps that
  * each have a class: {@link ResultFiles} reads what the run left in its results folder (the JMH
@@ -37,18 +39,8 @@ public final class ResultsReport {
     public static void main(String[] args) throws IOException {
         // Charts are drawn off-screen; a server without a display must not try to open one.
         System.setProperty("java.awt.headless", "true");
-        Options options;
-        try {
-            options = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("ResultsReport: " + e.getMessage());
-            System.err.println("usage: ResultsReport [--results DIR] "
-                    + "[--out RESULTS.md] [--charts DIR] [--mode quick|full] [--duration-seconds S] "
-                    + "[--redis-version V | --redis-url redis://host:port] [--redis-cluster TEXT] "
-                    + "[--postgres-version V] [--notes FILE]");
-            System.exit(2);
-            return;
-        }
+        Flags flags = new Flags();
+        Options options = CommandLines.parseOrExit(flags, args, flags::options);
         write(options);
         System.out.println("ResultsReport: wrote " + options.out() + " and charts in " + options.charts());
     }
@@ -61,42 +53,49 @@ public final class ResultsReport {
         Files.writeString(options.out(), ResultsPage.markdown(options, run, charts), StandardCharsets.UTF_8);
     }
 
-    static Options parse(String[] args) {
-        Path results = Path.of("benchmarks/target/results");
-        Path out = Path.of("benchmarks/RESULTS.md");
-        Path charts = null;
-        String mode = "full";
-        OptionalDouble duration = OptionalDouble.empty();
-        Optional<String> redisVersion = Optional.empty();
-        Optional<String> redisUrl = Optional.empty();
-        Optional<String> redisCluster = Optional.empty();
-        Optional<String> postgresVersion = Optional.empty();
-        Optional<Path> notes = Optional.empty();
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            String value = args[++i];
-            switch (flag) {
-                case "--results" -> results = Path.of(value);
-                case "--out" -> out = Path.of(value);
-                case "--charts" -> charts = Path.of(value);
-                case "--mode" -> mode = value;
-                case "--duration-seconds" -> duration = OptionalDouble.of(Double.parseDouble(value));
-                case "--redis-version" -> redisVersion = Optional.of(value).filter(v -> !v.isBlank());
-                case "--redis-url" -> redisUrl = Optional.of(value).filter(v -> !v.isBlank());
-                case "--redis-cluster" -> redisCluster = Optional.of(value).filter(v -> !v.isBlank());
-                case "--postgres-version" -> postgresVersion = Optional.of(value).filter(v -> !v.isBlank());
-                case "--notes" -> notes = Optional.of(Path.of(value)).filter(Files::isRegularFile);
-                default -> throw new IllegalArgumentException("unknown option " + flag);
-            }
+    /** The command line as typed; {@link #options()} turns blanks, which run.sh passes for "unknown", into absent. */
+    @Command(name = "ResultsReport", sortOptions = false,
+            description = "Turns one benchmark run's results folder into RESULTS.md and its charts.")
+    static final class Flags {
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+        @Option(names = "--results", defaultValue = "benchmarks/target/results", description = "the run's results folder (default: ${DEFAULT-VALUE})")
+        Path results;
+        @Option(names = "--out", defaultValue = "benchmarks/RESULTS.md", description = "the page written (default: ${DEFAULT-VALUE})")
+        Path out;
+        @Option(names = "--charts", description = "the charts' folder (default: charts beside --out)")
+        Path charts;
+        @Option(names = "--mode", defaultValue = "full", description = "the run's mode, as run.sh names it (default: ${DEFAULT-VALUE})")
+        String mode;
+        @Option(names = "--duration-seconds", description = "how long the run took")
+        Double durationSeconds;
+        @Option(names = "--redis-version", description = "the Redis measured")
+        String redisVersion;
+        @Option(names = "--redis-url", description = "the Redis measured, when its version is not known")
+        String redisUrl;
+        @Option(names = "--redis-cluster", description = "the Redis Cluster measured, in words")
+        String redisCluster;
+        @Option(names = "--postgres-version", description = "the PostgreSQL measured")
+        String postgresVersion;
+        @Option(names = "--notes", description = "run.sh's notes on the run, if the file exists")
+        Path notes;
+
+        Options options() {
+            Path chartsDir = charts != null ? charts : out.toAbsolutePath().getParent().resolve("charts");
+            return new Options(results, out, chartsDir, mode,
+                    durationSeconds == null ? OptionalDouble.empty() : OptionalDouble.of(durationSeconds),
+                    given(redisVersion), given(redisUrl), given(redisCluster), given(postgresVersion),
+                    Optional.ofNullable(notes).filter(Files::isRegularFile));
         }
-        Path parent = out.toAbsolutePath().getParent();
-        if (charts == null) {
-            charts = parent.resolve("charts");
+
+        private static Optional<String> given(String value) {
+            return Optional.ofNullable(value).filter(v -> !v.isBlank());
         }
-        return new Options(results, out, charts, mode, duration, redisVersion, redisUrl, redisCluster, postgresVersion,
-                notes);
+    }
+
+    /** The command line checked; IllegalArgumentException when it is wrong. */
+    static Options parse(String... args) {
+        Flags flags = new Flags();
+        return CommandLines.parse(flags, args, flags::options);
     }
 }
