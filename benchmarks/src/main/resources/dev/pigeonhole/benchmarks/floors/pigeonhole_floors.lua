@@ -33,7 +33,7 @@ local function post(keys, args)
 end
 
 -- A send: the post. With an idempotency key (args[5]), a repeat must be found (HGET), the send
--- remembered (HSET, the value chat.lua stores) and made forgettable once its window closes (ZADD
+-- remembered (HSET, the value chat_messages.lua stores) and made forgettable once its window closes (ZADD
 -- in the windows, which is what lets a later step forget it without a scan); forgetting itself
 -- can be put off, so it is not here. With a rate limit (args[11] > 0), the sender's bucket must be
 -- read (ZSCORE) to decide and written (ZADD) to remember the take.
