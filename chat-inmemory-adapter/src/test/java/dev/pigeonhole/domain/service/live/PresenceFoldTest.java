@@ -195,6 +195,8 @@ class PresenceFoldTest {
         LocalSubscription folded = listening(fold);
         folded.add(Channel.PRESENCE);
         LocalSubscription plain = multiplexer.subscribe(List.of(Channel.PRESENCE));
+        assertThat(plain.follows(Channel.PRESENCE)).isTrue();
+        assertThat(plain.follows(Channel.ofChat(LUNCH))).isFalse();
 
         channels.publish(Channel.PRESENCE, new LiveEvent.PresenceChanged(CY, true, clock.instant()));
         channels.publish(Channel.PRESENCE, new LiveEvent.PresenceChanged(ANN, true, clock.instant()));
@@ -205,6 +207,16 @@ class PresenceFoldTest {
                 .contains(new LiveSignal.Presence(Set.of(), Set.of()));
         fold.wokenUp();
         assertThat(fold.takeIfDue()).contains(new LiveSignal.Presence(Set.of(ANN), Set.of()));
+    }
+
+    @Test
+    void a_closed_multiplexer_forgets_whom_its_subscribers_listened_for() {
+        listening(new PresenceFold(ME, List.of(chat(LUNCH, ME, ANN)), clock));
+        assertThat(multiplexer.peopleListenedFor()).isEqualTo(2);
+
+        multiplexer.close();
+
+        assertThat(multiplexer.peopleListenedFor()).as("though no subscriber has read its end yet").isZero();
     }
 
     private LocalSubscription listening(PresenceFold fold) {
