@@ -72,4 +72,12 @@ class PendingChatsTest {
         assertThatThrownBy(() -> new PendingBudget(0, 1)).isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> new PendingBudget(1, 0)).isInstanceOf(InvalidInputException.class);
     }
+
+    @Test
+    void a_character_weighs_what_utf_8_makes_of_it_at_each_edge_of_a_width() {
+        for (String text : List.of("\u007f", "\u0080", "\u07ff", "\u0800", "\uffff", "\ud83d\udc26")) {
+            assertThat(PendingChats.utf8Length(text)).as("U+%04X", text.codePointAt(0))
+                    .isEqualTo(text.getBytes(StandardCharsets.UTF_8).length);
+        }
+    }
 }

@@ -11,6 +11,7 @@ import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.LiveEvent.PresenceChanged;
 import dev.pigeonhole.domain.port.in.presence.ListOnlineUsers;
 import dev.pigeonhole.domain.port.out.Lease;
+import dev.pigeonhole.domain.port.out.PresenceRegistry;
 import dev.pigeonhole.domain.service.Heard;
 import dev.pigeonhole.testsupport.TestClock;
 import org.junit.jupiter.api.AfterEach;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -186,5 +189,67 @@ class PresenceServiceTest {
         clock.advance(PresenceService.TOUCH_INTERVAL);
         service.touch(ALICE);
         assertThat(service.remembered()).as("only the sighting just recorded").isEqualTo(1);
+    }
+
+    @Test
+    void sightings_in_the_same_millisecond_reach_the_registry_once() {
+        int[] touches = {0};
+        PresenceRegistry counting = new PresenceRegistry() {
+            @Override
+            public Optional<Instant> touch(UserId user, Instant at) {
+                touches[0]++;
+                return registry.touch(user, at);
+            }
+
+            @Override
+            public Set<UserId> seenSince(Instant since) {
+                return registry.seenSince(since);
+            }
+
+            @Override
+            public long countSince(Instant since) {
+                return registry.countSince(since);
+            }
+
+            @Override
+            public Set<UserId> seenSince(Instant since, Set<UserId> among) {
+                return registry.seenSince(since, among);
+            }
+
+            @Override
+            public List<UserId> prune(Instant before) {
+                return registry.prune(before);
+            }
+        };
+        PresenceService counted = new PresenceService(counting, chats, channels, lock, WINDOW, clock);
+
+        counted.touch(ALICE);
+        counted.touch(ALICE);
+        clock.advance(Duration.ofMillis(500));
+        counted.touch(ALICE);
+        clock.advance(Duration.ofMillis(200));
+        counted.touch(ALICE);
+        assertThat(touches[0]).as("the time of the one recorded is what the others are measured against")
+                .isEqualTo(1);
+
+        clock.advance(Duration.ofMillis(300));
+        counted.touch(ALICE);
+        assertThat(touches[0]).as("an interval after the recorded one").isEqualTo(2);
+    }
+
+    @Test
+    void the_sweep_runs_an_interval_after_the_last_and_forgets_exactly_what_is_an_interval_old() {
+        service.touch(ALICE);
+        clock.advance(Duration.ofMillis(500));
+        service.touch(BOB);
+        assertThat(service.remembered()).isEqualTo(2);
+
+        clock.advance(Duration.ofMillis(500));
+        service.touch(UserId.of("carol"));
+
+        assertThat(service.remembered()).as("alice's is an interval old, bob's half of one").isEqualTo(2);
+        clock.advance(Duration.ofMillis(999));
+        service.touch(UserId.of("dave"));
+        assertThat(service.remembered()).as("no sweep before an interval has passed").isEqualTo(3);
     }
 }
