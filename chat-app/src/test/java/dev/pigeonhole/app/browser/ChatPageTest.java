@@ -3,6 +3,7 @@ package dev.pigeonhole.app.browser;
 import static dev.pigeonhole.app.browser.Page.chatItem;
 import static dev.pigeonhole.app.browser.Page.connection;
 import static dev.pigeonhole.app.browser.Page.item;
+import static dev.pigeonhole.app.browser.Page.send;
 import static dev.pigeonhole.app.browser.Page.signIn;
 import static dev.pigeonhole.app.browser.Page.testId;
 import static dev.pigeonhole.app.browser.Page.waitFor;
@@ -24,9 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
@@ -238,14 +237,6 @@ class ChatPageTest {
         assertThat(answer.status()).as(answer.body()).isBetween(200, 201);
         return answer.body();
     }
-
-
-    private static void send(ChromeDriver browser, String text) {
-        WebElement input = browser.findElement(testId("message-input"));
-        input.sendKeys(text);
-        input.sendKeys(Keys.ENTER);
-    }
-
 
 
     private static void waitForState(ChromeDriver browser, String state) {

@@ -5,6 +5,7 @@ import com.deque.html.axecore.results.Results;
 import com.deque.html.axecore.results.Rule;
 import com.deque.html.axecore.selenium.AxeBuilder;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
@@ -52,6 +53,13 @@ final class Page {
         browser.findElement(testId("signin-name")).sendKeys(name);
         browser.findElement(testId("signin-button")).click();
         waitFor(browser, driver -> name.equals(driver.findElement(testId("me-name")).getText()));
+    }
+
+    /** Types {@code text} into the open chat's box and sends it with Enter, as a person does. */
+    static void send(ChromeDriver browser, String text) {
+        WebElement input = browser.findElement(testId("message-input"));
+        input.sendKeys(text);
+        input.sendKeys(Keys.ENTER);
     }
 
     static void waitFor(ChromeDriver browser, Function<ChromeDriver, Boolean> condition) {
