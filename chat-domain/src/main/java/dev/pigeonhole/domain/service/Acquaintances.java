@@ -47,10 +47,6 @@ public final class Acquaintances {
         this.limits = Objects.requireNonNull(limits, "limits");
     }
 
-    public ConsentLimits limits() {
-        return limits;
-    }
-
     /** The user's consent as kept now, to read. */
     public Consent consentOf(UserId user) {
         return Consent.restore(consents.read(user).consent(), limits);
@@ -150,6 +146,13 @@ public final class Acquaintances {
     public void checkRoomFor(UserId user, ChatId chat) {
         List<ChatId> in = chats.chatIdsOf(user);
         if (in.size() >= limits.maxChatsPerUser() && !in.contains(chat)) {
+            throw new TooManyChatsException(user, limits.maxChatsPerUser());
+        }
+    }
+
+    /** @throws TooManyChatsException if the user is in as many chats as one user may be */
+    public void checkRoomForANewChat(UserId user) {
+        if (chats.chatIdsOf(user).size() >= limits.maxChatsPerUser()) {
             throw new TooManyChatsException(user, limits.maxChatsPerUser());
         }
     }

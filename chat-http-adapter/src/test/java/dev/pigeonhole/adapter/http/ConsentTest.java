@@ -297,6 +297,19 @@ class ConsentTest {
     }
 
     @Test
+    void creating_a_chat_past_the_chats_one_user_may_be_in_is_a_409_that_opens_nothing() {
+        start(TestApi.withConsent(TestApi.LIMITS, ConsentLimits.DEFAULTS.withMaxChatsPerUser(2)));
+        create(victim, "a", List.of(), "mine");
+        create(victim, "b", List.of(), "mine too");
+
+        ApiClient.Response refused = api.client.post("/api/chats", victim,
+                ApiClient.json(Map.of("members", List.of(), "message", "one more", "chatId", "c")).toString());
+
+        assertProblem(refused, 409, "too-many-chats");
+        assertThat(chatIds(victim)).containsExactlyInAnyOrder("a", "b");
+    }
+
+    @Test
     void an_accept_past_the_chats_one_user_may_be_in_is_a_409_that_changes_nothing() {
         start(TestApi.withConsent(TestApi.LIMITS, ConsentLimits.DEFAULTS.withMaxChatsPerUser(2)));
         create(victim, "a", List.of(), "mine");

@@ -90,7 +90,7 @@ public final class ChatService implements CreateChat, SendMessage, FetchPending,
             throw Chat.tooManyMembers(limits.maxMembers(), command.members().size());
         }
         admission.admit(command.creator(), Write.CREATE);
-        acquaintances.checkRoomFor(command.creator(), null);
+        acquaintances.checkRoomForANewChat(command.creator());
         Set<UserId> added = new TreeSet<>();
         Set<UserId> invited = new TreeSet<>();
         Acquaintances.Adder creator = acquaintances.adding(command.creator());
