@@ -47,9 +47,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -204,6 +206,17 @@ class ChatServiceTest {
         });
         assertThat(service.chatsOf(BOB).getFirst().cursor()).isEqualTo(1);
         assertThat(page.messages()).extracting(Message::body).containsExactly("two");
+    }
+
+    @Test
+    void a_batch_acknowledge_moves_each_chat_s_cursor_in_one_call() {
+        openLunch();
+        ChatId dinner = service.create(new CreateChat.Command(ALICE, Set.of(BOB), Optional.of(ChatId.of("dinner")), "and")).chat();
+
+        service.acknowledge(new AcknowledgeMessages.Batch(BOB, new TreeMap<>(Map.of(LUNCH, 1L, dinner, 1L))));
+
+        assertThat(service.pending(new FetchPending.Query(BOB, 10))).as("nothing unread in either").hasSize(2)
+                .allSatisfy(chat -> assertThat(chat.unread()).isZero());
     }
 
     @Test

@@ -148,7 +148,9 @@ class ConsentServiceTest {
 
     @Test
     void a_user_who_lets_anyone_add_it_is_added_and_one_who_declines_is_left_alone() {
+        assertThat(consent.policyOf(BOB)).as("the server's default").isEqualTo(AddPolicy.CO_MEMBERS);
         consent.choose(new ChooseAddPolicy.Command(BOB, AddPolicy.ANYONE));
+        assertThat(consent.policyOf(BOB)).isEqualTo(AddPolicy.ANYONE);
         ChatId direct = open(MALLORY, Set.of(BOB), "in you go");
         consent.choose(new ChooseAddPolicy.Command(BOB, AddPolicy.CO_MEMBERS));
         ChatId invited = open(ALICE, Set.of(BOB), "would you?");
@@ -167,6 +169,7 @@ class ConsentServiceTest {
         consent.block(new BlockUsers.Command(BOB, MALLORY));
         open(MALLORY, Set.of(BOB), "hi again");
 
+        assertThat(chatsOf(BOB)).as("neither added nor invited").isEmpty();
         assertThat(consent.invitations(BOB)).isEmpty();
         assertThat(consent.blocked(BOB)).containsExactly(MALLORY);
         assertThatExceptionOfType(RateLimitedException.class)

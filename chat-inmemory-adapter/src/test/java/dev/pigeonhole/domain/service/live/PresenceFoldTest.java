@@ -179,6 +179,59 @@ class PresenceFoldTest {
     }
 
     @Test
+    void the_very_list_read_again_after_someone_left_names_them_again() {
+        ChatSummary lunch = chat(LUNCH, ME, ANN, BEN);
+        PresenceFold fold = new PresenceFold(ME, List.of(lunch), clock);
+        LocalSubscription subscription = listening(fold);
+
+        fold.memberChanged(new LiveEvent.MembershipChanged(ANN, LUNCH, false));
+        assertThat(named(subscription)).containsExactlyInAnyOrder(ME, BEN);
+        fold.chatsAre(List.of(lunch));
+
+        assertThat(named(subscription)).as("the store lists ann, so the leave heard before is overtaken")
+                .containsExactlyInAnyOrder(ME, ANN, BEN);
+    }
+
+    @Test
+    void news_folded_in_of_someone_the_chats_read_again_no_longer_list_is_forgotten() {
+        PresenceFold fold = new PresenceFold(ME, List.of(chat(LUNCH, ME, ANN, BEN)), clock);
+        listening(fold);
+        fold.admit(presence(ANN, true));
+        fold.admit(presence(BEN, true));
+
+        fold.chatsAre(List.of(chat(LUNCH, ME, BEN)));
+
+        fold.wokenUp();
+        assertThat(fold.takeIfDue()).contains(new LiveSignal.Presence(Set.of(BEN), Set.of()));
+    }
+
+    @Test
+    void news_folded_in_before_the_fold_was_detached_is_forgotten_once_the_chats_no_longer_list_them() {
+        PresenceFold fold = new PresenceFold(ME, List.of(chat(LUNCH, ME, ANN)), clock);
+        LocalSubscription subscription = listening(fold);
+        fold.admit(presence(ANN, true));
+        subscription.close();
+
+        fold.chatsAre(List.of());
+
+        fold.wokenUp();
+        assertThat(fold.takeIfDue()).as("ann shares no chat any more").isEmpty();
+    }
+
+    @Test
+    void a_user_in_no_chat_still_hears_its_own_presence_and_leaves_nothing_behind() {
+        PresenceFold fold = new PresenceFold(ME, List.of(), clock);
+        LocalSubscription subscription = listening(fold);
+
+        assertThat(named(subscription)).containsExactly(ME);
+        assertThat(fold.admit(presence(ME, true))).as("its own news wakes its reader")
+                .isEqualTo(new LiveSignal.Presence(Set.of(), Set.of()));
+
+        subscription.close();
+        assertThat(multiplexer.peopleListenedFor()).isZero();
+    }
+
+    @Test
     void a_fold_told_its_chats_before_it_listens_names_what_it_was_told_last() {
         PresenceFold fold = new PresenceFold(ME, List.of(chat(LUNCH, ME, ANN)), clock);
         fold.chatsAre(List.of(chat(WORK, ME, BEN)));
