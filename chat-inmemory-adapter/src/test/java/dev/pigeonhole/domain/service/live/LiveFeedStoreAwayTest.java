@@ -31,11 +31,13 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * A live feed whose store goes away: the in-memory store and channels behind a switch that makes
@@ -71,6 +73,17 @@ class LiveFeedStoreAwayTest {
     @AfterEach
     void close() {
         multiplexer.close();
+    }
+
+    @Test
+    void a_subscription_refused_upstream_while_the_store_is_away_is_not_kept() {
+        away = true;
+
+        assertThatExceptionOfType(StoreUnavailableException.class)
+                .isThrownBy(() -> multiplexer.subscribe(List.of(Channel.ofChat(ChatId.of("lunch")))));
+
+        assertThat(multiplexer.localSubscriptions()).isZero();
+        assertThat(multiplexer.upstreamSubscriptions()).isZero();
     }
 
     @Test

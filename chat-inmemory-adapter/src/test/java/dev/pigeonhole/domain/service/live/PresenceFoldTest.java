@@ -164,6 +164,17 @@ class PresenceFoldTest {
     }
 
     @Test
+    void a_join_heard_twice_is_undone_by_one_leave() {
+        PresenceFold fold = new PresenceFold(ME, List.of(chat(LUNCH, ME, ANN)), clock);
+        LocalSubscription subscription = listening(fold);
+
+        fold.memberChanged(new LiveEvent.MembershipChanged(ANN, LUNCH, true));
+        fold.memberChanged(new LiveEvent.MembershipChanged(ANN, LUNCH, false));
+
+        assertThat(named(subscription)).containsExactly(ME);
+    }
+
+    @Test
     void what_the_store_says_of_the_chats_renames_only_what_changed() {
         ChatSummary lunch = chat(LUNCH, ME, ANN);
         PresenceFold fold = new PresenceFold(ME, List.of(lunch, chat(WORK, ME, BEN)), clock);
