@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -137,6 +138,21 @@ class ValuesTest {
     void domain_rejections_are_cheap_and_carry_no_stack_trace() {
         assertThat(new NotAMemberException(ALICE, ChatId.of("1")).getStackTrace()).isEmpty();
         assertThat(new StoreUnavailableException("down", new RuntimeException()).getStackTrace()).isNotEmpty();
+    }
+
+    @Test
+    void a_write_not_confirmed_durable_carries_the_id_of_the_message_it_created_if_it_created_one() {
+        assertThat(new NotDurableException("one copy", OptionalLong.of(7)).messageId()).hasValue(7);
+        assertThat(new NotDurableException("one copy", OptionalLong.empty()).messageId()).isEmpty();
+    }
+
+    @Test
+    void a_time_kept_to_the_millisecond_passes_its_check_as_it_is() {
+        Instant whole = NOW.plusMillis(1);
+
+        assertThat(MillisecondClock.requireMillis(whole, "a time")).isEqualTo(whole);
+        assertThatThrownBy(() -> MillisecondClock.requireMillis(whole.plusNanos(1), "a time"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -410,6 +410,15 @@ class ChatTest {
         }
 
         @Test
+        void no_further_than_the_cursor_changes_nothing_so_a_store_has_nothing_to_write() {
+            chat.open(ALICE, Set.of(), Access.PRIVATE, "a note to self", at());
+            ChatSnapshot before = chat.snapshot();
+
+            assertThat(chat.acknowledge(ALICE, 1)).isEqualTo(1);
+            assertThat(chat.snapshot()).isEqualTo(before);
+        }
+
+        @Test
         void a_batch_checks_every_chat_before_it_moves_any_cursor() {
             openWithBob();
             send(ALICE, "two");
@@ -507,6 +516,18 @@ class ChatTest {
                     .isThrownBy(() -> chat.send(ALICE, "anyone?", at(), Optional.empty()));
             assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.acknowledge(ALICE, 1));
             assertThat(chat.isMember(ALICE)).isFalse();
+        }
+
+        @Test
+        void an_open_chat_whose_last_member_left_is_unknown_even_to_those_who_came_in_by_themselves() {
+            chat.open(ALICE, Set.of(BOB), Access.OPEN, "anyone welcome", at());
+            chat.leave(BOB);
+            chat.leave(ALICE);
+
+            assertThatExceptionOfType(UnknownChatException.class).isThrownBy(() -> chat.join(CAROL, CAROL));
+            assertThatExceptionOfType(UnknownChatException.class)
+                    .isThrownBy(() -> chat.send(ALICE, "anyone?", at(), Optional.empty()));
+            assertThat(chat.isMember(CAROL)).isFalse();
         }
 
         @Test
@@ -703,6 +724,27 @@ class ChatTest {
             chat.send(ALICE, "much later", now.plus(IdempotencyKey.WINDOW), Optional.of(IdempotencyKey.of("new")));
 
             assertThat(chat.snapshot().keyedSends()).hasSize(150 - 100 + 1);
+        }
+
+        @Test
+        void a_key_used_again_after_its_window_closed_answers_for_its_new_send_while_a_backlog_waits() {
+            chat = new Chat(LUNCH, Limits.DEFAULTS);
+            chat.open(ALICE, Set.of(), Access.PRIVATE, "hi", at());
+            Instant now = at();
+            for (int k = 0; k < KeyedSends.FORGET_AT_MOST; k++) {
+                chat.send(ALICE, "m" + k, now, Optional.of(IdempotencyKey.of("k" + k)));
+            }
+            IdempotencyKey last = IdempotencyKey.of("z");
+            chat.send(ALICE, "first", now, Optional.of(last));
+            Instant closed = now.plus(IdempotencyKey.WINDOW);
+
+            // The send under z forgets a hundred closed keys but not z's first window: it comes last.
+            Sent again = chat.send(ALICE, "again", closed, Optional.of(last));
+            Sent retry = chat.send(ALICE, "again", closed.plusMillis(1), Optional.of(last));
+
+            assertThat(again.repeat()).as("z's first window had closed").isFalse();
+            assertThat(retry.repeat()).isTrue();
+            assertThat(retry.message()).isEqualTo(again.message());
         }
 
         @Test

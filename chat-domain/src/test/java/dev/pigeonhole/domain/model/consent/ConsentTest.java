@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +28,12 @@ class ConsentTest {
 
     private static Invitation invitation(String chat, UserId inviter, Instant at) {
         return new Invitation(ChatId.of(chat), inviter, 0, 2, at);
+    }
+
+    @Test
+    void is_the_say_of_the_user_it_was_kept_for() {
+        assertThat(Consent.restore(ConsentSnapshot.empty(FRIEND), LIMITS).owner()).isEqualTo(FRIEND);
+        assertThat(consent.owner()).isEqualTo(CASEY);
     }
 
     @Nested
@@ -88,6 +96,53 @@ class ConsentTest {
             assertThat(consent.pending(lapsed)).isEmpty();
             assertThatExceptionOfType(NoInvitationException.class)
                     .isThrownBy(() -> consent.invitationTo(ChatId.of("old"), lapsed));
+        }
+
+        @Test
+        void a_lapsed_one_makes_way_for_a_fresh_invitation_to_the_same_chat() {
+            consent.invite(invitation("a", STALKER, T0), T0);
+            Instant lapsed = T0.plus(LIMITS.invitationLifetime());
+            Invitation fresh = invitation("a", FRIEND, lapsed);
+
+            assertThat(consent.invite(fresh, lapsed)).isTrue();
+            assertThat(consent.invitationTo(ChatId.of("a"), lapsed)).isEqualTo(fresh);
+            assertThat(consent.snapshot().invitations()).as("the lapsed one is let go of").containsExactly(fresh);
+        }
+
+        @Test
+        void once_one_is_forgotten_the_others_still_wait() {
+            consent.invite(invitation("a", STALKER, T0), T0);
+            consent.invite(invitation("b", FRIEND, T0.plusMillis(1)), T0);
+
+            consent.forget(ChatId.of("a"));
+
+            assertThat(consent.pending(T0)).extracting(Invitation::chat).containsExactly(ChatId.of("b"));
+        }
+
+        @Test
+        void kept_in_any_order_are_still_pending_newest_first_and_the_oldest_goes_first() {
+            Invitation oldest = invitation("a", FRIEND, T0);
+            Invitation middle = invitation("b", FRIEND, T0.plusMillis(1));
+            Invitation newest = invitation("c", FRIEND, T0.plusMillis(2));
+            Consent kept = Consent.restore(new ConsentSnapshot(CASEY, Optional.empty(), List.of(),
+                    List.of(middle, newest, oldest)), LIMITS);
+
+            assertThat(kept.pending(T0)).containsExactly(newest, middle, oldest);
+            kept.invite(invitation("d", FRIEND, T0.plusMillis(3)), T0);
+            assertThat(kept.pending(T0)).extracting(invitation -> invitation.chat().value())
+                    .containsExactly("d", "c", "b");
+        }
+
+        @Test
+        void may_come_from_a_chat_at_its_very_start_but_never_name_a_negative_point_or_count() {
+            Invitation earliest = new Invitation(ChatId.of("a"), FRIEND, 0, 0, T0);
+
+            assertThat(earliest.joinPoint()).isZero();
+            assertThat(earliest.members()).isZero();
+            assertThatExceptionOfType(IllegalArgumentException.class)
+                    .isThrownBy(() -> new Invitation(ChatId.of("a"), FRIEND, -1, 2, T0));
+            assertThatExceptionOfType(IllegalArgumentException.class)
+                    .isThrownBy(() -> new Invitation(ChatId.of("a"), FRIEND, 0, -1, T0));
         }
 
         @Test

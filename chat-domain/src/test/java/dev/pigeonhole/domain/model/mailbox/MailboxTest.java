@@ -182,6 +182,19 @@ class MailboxTest {
         }
 
         @Test
+        void the_mailbox_says_how_far_it_is_acknowledged_whatever_came_after() {
+            deliver("one");
+            deliver("two");
+            deliver("three");
+
+            mailbox.acknowledge(2);
+            mailbox.acknowledge(1);
+
+            assertThat(mailbox.acknowledged()).isEqualTo(2);
+            assertThat(mailbox.depth()).isEqualTo(1);
+        }
+
+        @Test
         void past_the_last_id_is_refused_and_changes_nothing() {
             deliver("one");
 
@@ -212,6 +225,14 @@ class MailboxTest {
             assertThat(restored.snapshot()).isEqualTo(new MailboxSnapshot(BOB, 2, 1, List.of()));
             assertThat(restored.deliver(ALICE, "three", T0, Sender.CO_MEMBER).message().id()).isEqualTo(3);
             assertThat(restored.depth()).isEqualTo(2);
+        }
+
+        @Test
+        void a_restored_mailbox_is_still_its_owners() {
+            Mailbox restored = Mailbox.restore(new MailboxSnapshot(ALICE, 0, 0, List.of()), THREE);
+
+            assertThat(restored.owner()).isEqualTo(ALICE);
+            assertThat(mailbox.owner()).isEqualTo(BOB);
         }
 
         @Test

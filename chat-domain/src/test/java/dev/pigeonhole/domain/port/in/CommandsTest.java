@@ -98,6 +98,7 @@ class CommandsTest {
         assertThat(new FetchPending.Query(ALICE, FetchPending.Query.MAX_PER_CHAT_LIMIT).perChatLimit()).isEqualTo(10_000);
         assertThatThrownBy(() -> new FetchPending.Query(ALICE, 10_001)).isInstanceOf(InvalidInputException.class);
         assertThat(new ListOnlineUsers.Query(ListOnlineUsers.Query.MAX_WINDOW).within()).isEqualTo(Duration.ofDays(1));
+        assertThat(new ListOnlineUsers.Query(Duration.ofMillis(1)).within()).isEqualTo(Duration.ofMillis(1));
     }
 
     @Test
