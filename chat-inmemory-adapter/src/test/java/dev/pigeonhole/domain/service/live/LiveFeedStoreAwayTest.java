@@ -131,6 +131,23 @@ class LiveFeedStoreAwayTest {
     }
 
     @Test
+    void news_of_a_join_the_store_cannot_confirm_is_not_told_and_a_resync_comes_instead() throws Exception {
+        UserId carol = user();
+        ChatId lunch = create(alice, Set.of(bob), "hi");
+        try (LiveFeed bobs = live.subscribe(bob); LiveFeed carols = live.subscribe(carol)) {
+            assertThat(polled(bobs)).as("lunch followed here already, so carol's feed can follow it without the store")
+                    .isPresent();
+            assertThat(carols.next(QUIET)).isEmpty();
+
+            chatService.join(new JoinChat.Command(lunch, alice, carol));
+            away = true;
+
+            assertThat(polled(carols)).as("the store could not say she is in it: she is told to pull")
+                    .contains(new LiveSignal.Resync());
+        }
+    }
+
+    @Test
     void a_resync_the_store_could_not_settle_is_settled_once_it_is_back_and_is_not_told_twice() throws Exception {
         ChatId lunch = create(alice, Set.of(bob), "hi");
         try (LiveFeed feed = live.subscribe(bob)) {

@@ -13,6 +13,7 @@ import dev.pigeonhole.domain.model.consent.ConsentLimits;
 import dev.pigeonhole.domain.model.limits.Limits;
 import dev.pigeonhole.domain.model.limits.RateLimit;
 import dev.pigeonhole.domain.model.limits.RateLimits;
+import dev.pigeonhole.domain.model.live.Channel;
 import dev.pigeonhole.domain.model.live.LiveEvent;
 import dev.pigeonhole.domain.model.live.LiveSignal;
 import dev.pigeonhole.domain.model.mailbox.Delivered;
@@ -121,6 +122,18 @@ class MailboxServiceTest {
             Delivered forBob = service.deliver(new DeliverDirectMessage.Command(alice, bob, "bob"));
 
             // A feed hands out in order: had carol's delivery reached bob, it would come first.
+            assertThat(nextEvent(feed)).isEqualTo(new LiveEvent.DirectMessageDelivered(bob, forBob.message()));
+        }
+    }
+
+    @Test
+    void news_of_someone_else_s_delivery_is_not_handed_out_even_on_the_user_s_own_channel() throws Exception {
+        UserId carol = user();
+        Delivered forCarol = service.deliver(new DeliverDirectMessage.Command(alice, carol, "carol"));
+        try (LiveFeed feed = live.subscribe(bob)) {
+            channels.publish(Channel.ofUser(bob), new LiveEvent.DirectMessageDelivered(carol, forCarol.message()));
+            Delivered forBob = service.deliver(new DeliverDirectMessage.Command(alice, bob, "bob"));
+
             assertThat(nextEvent(feed)).isEqualTo(new LiveEvent.DirectMessageDelivered(bob, forBob.message()));
         }
     }
