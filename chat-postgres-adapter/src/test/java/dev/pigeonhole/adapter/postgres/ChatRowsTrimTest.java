@@ -85,27 +85,22 @@ class ChatRowsTrimTest {
     }
 
     private List<String> senders(ChatId chat) throws SQLException {
-        List<String> senders = new ArrayList<>();
-        try (Connection connection = PlainJdbc.connect(server, store.settings().schema());
-             PreparedStatement rows = connection.prepareStatement("select sender from send_buckets where chat_id = ?")) {
-            rows.setString(1, chat.value());
-            try (ResultSet found = rows.executeQuery()) {
-                while (found.next()) {
-                    senders.add(found.getString(1));
-                }
-            }
-        }
-        return senders;
+        return column("select sender from send_buckets where chat_id = ?", chat);
     }
 
     private List<Long> query(String sql, ChatId chat) throws SQLException {
-        List<Long> values = new ArrayList<>();
+        return column(sql, chat).stream().map(Long::valueOf).toList();
+    }
+
+    /** The first column of what {@code sql} finds for the chat, read on a plain connection of its own. */
+    private List<String> column(String sql, ChatId chat) throws SQLException {
+        List<String> values = new ArrayList<>();
         try (Connection connection = PlainJdbc.connect(server, store.settings().schema());
              PreparedStatement rows = connection.prepareStatement(sql)) {
             rows.setString(1, chat.value());
             try (ResultSet found = rows.executeQuery()) {
                 while (found.next()) {
-                    values.add(found.getLong(1));
+                    values.add(found.getString(1));
                 }
             }
         }
