@@ -1,5 +1,6 @@
 package dev.pigeonhole.adapter.redis;
 
+import dev.pigeonhole.domain.model.StoreUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,7 +11,8 @@ import java.util.function.LongPredicate;
 /**
  * A PING asked again until it is answered or the patience runs out, for the clients that
  * reconnect in the background: while one is reconnecting it fails requests at once, and a client
- * that is back within the connect and command timeouts has answered within them.
+ * that is back within the connect and command timeouts has answered within them. A refusal of the
+ * client's credentials or permissions is not asked again.
  */
 public final class PingPatience {
 
@@ -36,6 +38,14 @@ public final class PingPatience {
                 if (ping.test(deadline)) {
                     return true;
                 }
+            } catch (StoreUnavailableException e) {
+                if (RedisFailures.isMisconfiguration(e)) {
+                    // Refused credentials or permissions: no reconnect mends them, so the caller
+                    // hears no at once and can say why, rather than after the whole patience.
+                    LOG.debug("PING to {} refused", endpoint, e);
+                    return false;
+                }
+                LOG.debug("PING to {} failed", endpoint, e);
             } catch (RuntimeException e) {
                 LOG.debug("PING to {} failed", endpoint, e);
             }
